@@ -1,0 +1,51 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Folders that form the pure core: no Fastify, no HTTP layer, no process. */
+const pureCore = ['src/catalog/**', 'src/query/**', 'src/access/**', 'src/problems/**'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // Fastify hooks are async so that a throw becomes a rejection it routes to the error handler.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    files: pureCore,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', '@fastify/*', 'fastify-plugin'],
+              message: 'The core knows no HTTP.',
+            },
+            { group: ['**/http/**', '**/cli/**'], message: 'The core never imports the edges.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'The core never touches process.' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', console: 'readonly' },
+    },
+  },
+);

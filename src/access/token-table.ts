@@ -1,0 +1,39 @@
+/** @module Bearer token → access level, compared in constant time. */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AccessLevel } from './access-level.ts';
+
+export interface TokenGrant {
+  readonly token: string;
+  readonly level: AccessLevel;
+}
+
+/** Looks a presented token up. Holds digests only, so no token can leak from it. */
+export interface TokenTable {
+  /** The level of the token, or undefined when no configured token matches. */
+  levelOf(presented: string): AccessLevel | undefined;
+  readonly size: number;
+}
+
+/**
+ * Tokens are compared as SHA-256 digests with `timingSafeEqual`: the digests have equal length
+ * whatever the token's length, and every configured token is compared on every lookup, so the
+ * time taken says nothing about how close a guess was or which entry matched.
+ */
+export function createTokenTable(grants: readonly TokenGrant[]): TokenTable {
+  const entries = grants.map((grant) => ({ digest: digest(grant.token), level: grant.level }));
+  return {
+    size: entries.length,
+    levelOf(presented) {
+      const candidate = digest(presented);
+      let level: AccessLevel | undefined;
+      for (const entry of entries) {
+        if (timingSafeEqual(entry.digest, candidate) && level === undefined) level = entry.level;
+      }
+      return level;
+    },
+  };
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}

@@ -1,0 +1,10 @@
+/** @module Case folding for the literal, case-insensitive name filter. */
+
+/**
+ * Folds a string for caseless comparison. JavaScript has no full Unicode case folding, so this
+ * composes it: NFC first (so `é` typed either way matches), then upper- and lower-casing (so
+ * `ß` matches `SS`), then the final sigma `ς` folds to `σ`, as Unicode's CaseFolding.txt does.
+ */
+export function foldName(text: string): string {
+  return text.normalize('NFC').toUpperCase().toLowerCase().replaceAll('ς', 'σ');
+}

@@ -1,0 +1,42 @@
+/** @module `stockmock validate`: check spec, config and every fixture file; exit 1 on errors. */
+import { loadCatalog } from '../../catalog/load-catalog.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import { loadSpec } from '../../spec/load-spec.ts';
+import type { Command } from '../command.ts';
+import { CONFIG_FLAGS, configFlags } from '../config-flags.ts';
+import { describeFailure } from '../describe-failure.ts';
+
+export const validateCommand: Command = {
+  name: 'validate',
+  summary: 'Check the spec, the config and the fixtures; exit 1 on errors',
+  usage: 'stockmock validate [--config FILE] [--fixtures FILE] [--spec FILE]',
+  flags: CONFIG_FLAGS,
+  async run(args, io) {
+    const config = await loadConfig({ cwd: io.cwd, env: io.env, ...configFlags(args) });
+    io.write('ok   config\n');
+    const checks: [string, () => Promise<string>][] = [
+      [
+        config.spec,
+        async () =>
+          `${String(Object.keys((await loadSpec(config.spec)).document.paths ?? {}).length)} paths`,
+      ],
+      ...[...new Set([config.fixtures, ...Object.values(config.scenarios)])].map(
+        (file): [string, () => Promise<string>] => [
+          file,
+          async () => `${String((await loadCatalog(file)).products.length)} products`,
+        ],
+      ),
+    ];
+    let failed = 0;
+    for (const [file, check] of checks) {
+      try {
+        io.write(`ok   ${file} (${await check()})\n`);
+      } catch (error) {
+        failed += 1;
+        io.error(`FAIL ${describeFailure(error)}\n`);
+      }
+    }
+    io.write(failed === 0 ? 'All files are valid.\n' : `${String(failed)} file(s) are invalid.\n`);
+    return failed === 0 ? 0 : 1;
+  },
+};

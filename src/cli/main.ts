@@ -1,0 +1,69 @@
+/** @module The command line: argv in, exit status out. Only this folder knows argv and stdout. */
+import { parseArgs } from 'node:util';
+import { SourceError } from '../problems/source-error.ts';
+import type { Command } from './command.ts';
+import { serveCommand } from './commands/serve.ts';
+import { validateCommand } from './commands/validate.ts';
+import { describeFailure } from './describe-failure.ts';
+import type { CliIo } from './io.ts';
+import { UsageError } from './usage-error.ts';
+
+export const COMMANDS: readonly Command[] = [serveCommand, validateCommand];
+
+export function usage(): string {
+  return [
+    'Usage: stockmock <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary}`),
+    '',
+    ...COMMANDS.map((command) => command.usage),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Runs one command line and returns its exit status: 0 success, 1 failed checks or invalid
+ * files, 2 a usage error.
+ *
+ * @example
+ * process.exitCode = await runMain(process.argv.slice(2), processIo());
+ */
+export async function runMain(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  try {
+    if (command === undefined) throw new UsageError(`Unknown command "${name}".`);
+    const parsed = parseCommandArgs(command, rest);
+    return await command.run(parsed, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.error(`${error.message}\n\n${usage()}`);
+      return error.exitCode;
+    }
+    if (error instanceof SourceError) {
+      io.error(`Refused:\n${error.message}\n`);
+      return 1;
+    }
+    io.error(`stockmock ${name}: ${describeFailure(error)}\n`);
+    return 1;
+  }
+}
+
+function parseCommandArgs(command: Command, args: string[]) {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: command.flags,
+      strict: true,
+      allowPositionals: true,
+    });
+    return { flags: values, positionals };
+  } catch (error) {
+    throw new UsageError(`${command.name}: ${describeFailure(error)}`);
+  }
+}

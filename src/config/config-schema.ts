@@ -1,0 +1,47 @@
+/** @module The config schema: one source for the JSON Schema and the `Config` type. */
+import { Type, type Static } from '@sinclair/typebox';
+import { ACCESS_LEVELS, type AccessLevel } from '../access/access-level.ts';
+
+const Level = Type.Unsafe<AccessLevel>({ type: 'string', enum: [...ACCESS_LEVELS] });
+
+export const ConfigSchema = Type.Object(
+  {
+    host: Type.String({ minLength: 1 }),
+    port: Type.Integer({ minimum: 0, maximum: 65535 }),
+    /** Base of absolute links; else the request's own scheme and host. */
+    baseUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+    spec: Type.String({ minLength: 1 }),
+    fixtures: Type.String({ minLength: 1 }),
+    scenarios: Type.Record(
+      Type.String({ pattern: '^[A-Za-z0-9_.-]+$' }),
+      Type.String({ minLength: 1 }),
+    ),
+    /** Chosen at start: serve this scenario's fixtures instead of `fixtures`. */
+    scenario: Type.Optional(Type.String({ minLength: 1 })),
+    tokens: Type.Array(
+      Type.Object(
+        { token: Type.String({ minLength: 1, pattern: '^[\\x21-\\x7e]+$' }), level: Level },
+        { additionalProperties: false },
+      ),
+    ),
+    unknownQueryParameters: Type.Unsafe<'reject' | 'ignore'>({
+      type: 'string',
+      enum: ['reject', 'ignore'],
+    }),
+    cors: Type.Object(
+      {
+        /** `*` allows any origin; otherwise the exact origins allowed. */
+        origins: Type.Union([Type.Literal('*'), Type.Array(Type.String({ minLength: 1 }))]),
+      },
+      { additionalProperties: false },
+    ),
+    logLevel: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
+      type: 'string',
+      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** The validated, frozen configuration. File paths in it are absolute. */
+export type Config = Readonly<Static<typeof ConfigSchema>>;

@@ -1,0 +1,128 @@
+/** @module The composition root: config, spec and catalogue in, a Fastify app out (no listen). */
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createTokenTable } from '../access/token-table.ts';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
+import type { Config } from '../config/config-schema.ts';
+import { ProblemError } from '../problems/problem-error.ts';
+import { PROBLEMS } from '../problems/problem-types.ts';
+import type { LoadedSpec } from '../spec/load-spec.ts';
+import { buildRouteTable } from '../spec/route-table.ts';
+import type { OperationHandler } from './operation-handler.ts';
+import accept from './plugins/accept.ts';
+import bearerAuth from './plugins/bearer-auth.ts';
+import docs from './plugins/docs.ts';
+import methodNotAllowed from './plugins/method-not-allowed.ts';
+import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
+import { requestOrigin } from './request-origin.ts';
+import { metaHandlers } from './routes/meta.ts';
+import { productHandlers } from './routes/products.ts';
+import { stockHandlers } from './routes/stock.ts';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly spec: LoadedSpec;
+  readonly catalogs: CatalogStore;
+  /** Fastify's logger option; off unless given. Tokens are redacted from it. */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** Methods a resource of the spec answers: GET, with HEAD alongside and OPTIONS for CORS. */
+const RESOURCE_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+
+/**
+ * Builds the app: plugins first, then one route per operation of the spec, registered in one
+ * loop. An operation without a handler, or a handler without an operation, fails the build.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, spec, catalogs } = deps;
+  const app = Fastify({
+    logger: withRedaction(deps.logger ?? false),
+    // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
+    routerOptions: { maxParamLength: 2048 },
+    // A malformed URL is answered like any bad parameter.
+    frameworkErrors: (error, _request, reply) => {
+      const problem = ProblemError.from(
+        PROBLEMS.INVALID_PARAMETERS,
+        'The request URL is malformed.',
+        {
+          errors: [{ parameter: 'url', in: 'path', message: error.message }],
+        },
+      );
+      void sendProblem(reply, problem);
+    },
+  });
+
+  // The interface is read-only: request bodies are never read, so none can fail to parse.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => {
+    done(null);
+  });
+
+  const routes = buildRouteTable(spec, config.unknownQueryParameters);
+  await app.register(problemHandler);
+  await app.register(cors, {
+    origin: config.cors.origins === '*' ? '*' : [...config.cors.origins],
+    methods: ['GET', 'HEAD'],
+    exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied'],
+    maxAge: 600,
+    // Preflights are answered for any path, without a token; a plain OPTIONS gets 204 too.
+    strictPreflight: false,
+  });
+  await app.register(bearerAuth, { tokens: createTokenTable(config.tokens) });
+  await app.register(accept);
+  await app.register(methodNotAllowed, {
+    resources: routes.map((route) => ({ url: route.url, methods: RESOURCE_METHODS })),
+  });
+
+  const handlers: Record<string, OperationHandler> = {
+    ...stockHandlers,
+    ...productHandlers,
+    ...metaHandlers(spec),
+  };
+  const unserved = routes.filter((route) => handlers[route.operationId] === undefined);
+  if (unserved.length > 0) {
+    throw new Error(`No handler for ${unserved.map((route) => route.operationId).join(', ')}`);
+  }
+  const fallbackHost = `${config.host}:${String(config.port)}`;
+  for (const route of routes) {
+    const handler = handlers[route.operationId] as OperationHandler;
+    app.route({
+      method: route.method,
+      url: route.url,
+      config: { auth: route.auth, produces: route.produces },
+      handler: async (request, reply) => {
+        const parsed = route.parseParameters({
+          query: request.query as Record<string, string | string[]>,
+          path: request.params as Record<string, string>,
+        });
+        if (!parsed.ok) {
+          const count = parsed.issues.length;
+          throw ProblemError.from(
+            PROBLEMS.INVALID_PARAMETERS,
+            count === 1 ? '1 parameter is invalid.' : `${String(count)} parameters are invalid.`,
+            { errors: parsed.issues },
+          );
+        }
+        const result = handler({
+          request,
+          values: parsed.values,
+          catalog: catalogs.current,
+          origin: requestOrigin(request, config.baseUrl, fallbackHost),
+        });
+        return reply.type(result.type ?? 'application/json; charset=utf-8').send(result.body);
+      },
+    });
+  }
+  await app.register(docs, { spec });
+  return app;
+}
+
+/** Whatever logger is configured, an Authorization header never reaches it. */
+function withRedaction(
+  logger: FastifyServerOptions['logger'],
+): Exclude<FastifyServerOptions['logger'], undefined> {
+  if (logger === false || logger === undefined) return false;
+  const base = logger === true ? {} : logger;
+  return { ...base, redact: ['req.headers.authorization', 'req.headers["proxy-authorization"]'] };
+}

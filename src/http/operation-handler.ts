@@ -1,0 +1,75 @@
+/** @module The contract between the route loop and the handlers of the spec's operations. */
+import type { FastifyRequest } from 'fastify';
+import type { Catalog, Product } from '../catalog/catalog.ts';
+import { isStockStatus } from '../catalog/stock-status.ts';
+import { buildLinks, type Links } from '../query/links.ts';
+import { filterProducts } from '../query/filter.ts';
+import { paginate } from '../query/paginate.ts';
+import type { PageRequest, ProductFilter } from '../query/query.ts';
+import type { ParameterValue } from '../spec/parameter-parser.ts';
+
+export interface OperationContext {
+  readonly request: FastifyRequest;
+  /** Parameters parsed and validated by the spec, defaults applied. */
+  readonly values: ReadonlyMap<string, ParameterValue>;
+  /** The catalogue this request is answered from, read once. */
+  readonly catalog: Catalog;
+  /** `http://host:port`: where absolute links start. */
+  readonly origin: string;
+}
+
+export interface OperationResult {
+  readonly body: unknown;
+  /** Defaults to application/json. */
+  readonly type?: string;
+}
+
+export type OperationHandler = (context: OperationContext) => OperationResult;
+
+/** The list filters, in the order links repeat them. */
+const FILTERS = ['name', 'id', 'status'] as const;
+
+/** A page of the filtered catalogue, mapped for the caller, with its links. */
+export function listPage<T>(
+  context: OperationContext,
+  view: (product: Product) => T,
+): { data: T[]; links: Links } {
+  const { values } = context;
+  const filter: { -readonly [K in keyof ProductFilter]: ProductFilter[K] } = {};
+  const name = values.get('name');
+  const id = values.get('id');
+  const status = values.get('status');
+  if (typeof name === 'string') filter.name = name;
+  if (typeof id === 'number') filter.id = id;
+  if (isStockStatus(status)) filter.status = status;
+
+  const page = paginate(filterProducts(context.catalog, filter), pageRequestOf(values));
+  const path = context.request.url.split('?', 1)[0] ?? '';
+  const links = buildLinks(
+    {
+      url: `${context.origin}${path}`,
+      filters: FILTERS.flatMap((key) => {
+        const value = values.get(key);
+        return value === undefined ? [] : [[key, value] as const];
+      }),
+    },
+    page,
+  );
+  return { data: page.items.map(view), links };
+}
+
+/** `limit` and `page` always have values: the spec gives their defaults. */
+function pageRequestOf(values: ReadonlyMap<string, ParameterValue>): PageRequest {
+  const limit = values.get('limit');
+  const page = values.get('page');
+  if (typeof limit !== 'number' || typeof page !== 'number') {
+    throw new Error('The spec must give limit and page integer schemas with defaults');
+  }
+  return { limit, page };
+}
+
+/** The product a path id names; the id is valid by the spec, so only absence is left. */
+export function productAt(context: OperationContext): Product | undefined {
+  const id = context.values.get('id');
+  return typeof id === 'number' ? context.catalog.byId.get(id) : undefined;
+}

@@ -1,0 +1,41 @@
+/** @module 406 for an Accept header that excludes what a route produces. */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import Negotiator from 'negotiator';
+import { ProblemError } from '../../problems/problem-error.ts';
+import { PROBLEMS } from '../../problems/problem-types.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Media types the route answers with; an Accept that admits none of them gets 406. */
+    produces?: readonly string[];
+  }
+}
+
+/** True when the Accept header admits one of the types; an absent header admits all. */
+export function accepts(accept: string | undefined, produces: readonly string[]): boolean {
+  if (accept === undefined) return true;
+  return new Negotiator({ headers: { accept } }).mediaTypes([...produces]).length > 0;
+}
+
+export default fp(
+  (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      const produces = route.config?.produces;
+      if (produces === undefined || produces.length === 0) return;
+      const hooks = [route.onRequest ?? []].flat();
+      route.onRequest = [
+        ...hooks,
+        async (request) => {
+          if (!accepts(request.headers.accept, produces)) {
+            throw ProblemError.from(
+              PROBLEMS.NOT_ACCEPTABLE,
+              `This resource is served as ${produces.join(' or ')}; the Accept header excludes it.`,
+            );
+          }
+        },
+      ];
+    });
+  },
+  { name: 'accept', fastify: '5.x', dependencies: ['problem-handler'] },
+);

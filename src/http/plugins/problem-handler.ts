@@ -1,0 +1,45 @@
+/** @module Renders every error as application/problem+json; no stack ever leaves the server. */
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { ProblemError } from '../../problems/problem-error.ts';
+import { PROBLEMS, type ProblemType } from '../../problems/problem-types.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Sends a ProblemError with its headers. */
+export function sendProblem(reply: FastifyReply, problem: ProblemError): FastifyReply {
+  return reply
+    .code(problem.status)
+    .headers(problem.headers)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(problem));
+}
+
+/**
+ * Errors that Fastify raises itself before a handler runs (a body too large, a malformed URL)
+ * keep their 4xx status; the problem names what was wrong with the request.
+ */
+function fromFrameworkError(error: FastifyError): ProblemError {
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const template: ProblemType = Object.values(PROBLEMS).find(
+      (problem) => problem.status === status,
+    ) ?? { ...PROBLEMS.INVALID_PARAMETERS, status, title: 'Bad request' };
+    return ProblemError.from(template, error.message);
+  }
+  return ProblemError.from(
+    PROBLEMS.INTERNAL,
+    'The server failed to answer; the log has the cause.',
+  );
+}
+
+export default fp(
+  (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const problem = error instanceof ProblemError ? error : fromFrameworkError(error);
+      if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
+      return sendProblem(reply, problem);
+    });
+  },
+  { name: 'problem-handler', fastify: '5.x' },
+);

@@ -1,0 +1,20 @@
+/** @module The scheme and host that absolute links start with. */
+import type { FastifyRequest } from 'fastify';
+
+/** A host as a URL may hold it: a name or IPv4 address, or a bracketed IPv6 one; an optional port. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The configured base URL wins. Otherwise the request's own scheme and Host; a Host header that
+ * is not a plain host (a client may send anything) falls back to `fallbackHost`, so that links
+ * are always valid absolute URLs.
+ */
+export function requestOrigin(
+  request: FastifyRequest,
+  baseUrl: string | undefined,
+  fallbackHost: string,
+): string {
+  if (baseUrl !== undefined) return baseUrl.replace(/\/+$/, '');
+  const host = request.headers.host;
+  return `${request.protocol}://${host !== undefined && HOST.test(host) ? host : fallbackHost}`;
+}

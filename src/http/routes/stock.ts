@@ -1,0 +1,33 @@
+/** @module GET /v1/stock and /v1/stock/{id}: stock objects at the caller's access level. */
+import { toStockView, type AccessLevel } from '../../access/access-level.ts';
+import { ProblemError } from '../../problems/problem-error.ts';
+import { PROBLEMS } from '../../problems/problem-types.ts';
+import {
+  listPage,
+  productAt,
+  type OperationContext,
+  type OperationHandler,
+} from '../operation-handler.ts';
+
+export const stockHandlers: Record<string, OperationHandler> = {
+  listStock: (context) => {
+    const level = levelOf(context);
+    return { body: listPage(context, (product) => toStockView(product, level)) };
+  },
+  getStock: (context) => {
+    const product = productAt(context);
+    if (product === undefined) throw notFound(context.values.get('id'));
+    return { body: { data: toStockView(product, levelOf(context)) } };
+  },
+};
+
+export function notFound(id: unknown): ProblemError {
+  return ProblemError.from(PROBLEMS.NOT_FOUND, `No product has the id ${String(id)}.`);
+}
+
+/** Stock routes are bearer routes: a missing level is a wiring bug, and must not pass quietly. */
+function levelOf(context: OperationContext): AccessLevel {
+  const level = context.request.accessLevel;
+  if (level === null) throw new Error(`${context.request.url} was served without bearer-auth`);
+  return level;
+}

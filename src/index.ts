@@ -1,0 +1,11 @@
+/** @module The programmatic API of stockmock. */
+export { buildApp, type AppDeps } from './http/build-app.ts';
+export { startServer, type RunningServer } from './http/start-server.ts';
+export { loadConfig, DEFAULTS, type ConfigRequest } from './config/load-config.ts';
+export type { Config } from './config/config-schema.ts';
+export { loadSpec, SHIPPED_SPEC, type LoadedSpec } from './spec/load-spec.ts';
+export { loadCatalog, parseCatalog } from './catalog/load-catalog.ts';
+export { createCatalogStore, type CatalogStore } from './catalog/catalog-store.ts';
+export type { Catalog, Product } from './catalog/catalog.ts';
+export { SourceError, type SourceIssue } from './problems/source-error.ts';
+export { runMain } from './cli/main.ts';

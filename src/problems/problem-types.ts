@@ -1,0 +1,33 @@
+/** @module The catalogue of problem types the server answers with (RFC 9457). */
+
+/** A problem template: everything but the detail of one occurrence. */
+export interface ProblemType {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+}
+
+const base = 'urn:problem-type:stockmock:';
+
+/**
+ * Every problem the HTTP surface can give. Each is declared in `spec/openapi.yaml` and listed
+ * in the README; a test keeps the three in step.
+ */
+export const PROBLEMS = {
+  INVALID_PARAMETERS: {
+    type: `${base}invalid-parameters`,
+    title: 'Invalid parameters',
+    status: 400,
+  },
+  UNAUTHORIZED: { type: `${base}unauthorized`, title: 'Unauthorized', status: 401 },
+  NOT_FOUND: { type: `${base}not-found`, title: 'Not found', status: 404 },
+  METHOD_NOT_ALLOWED: {
+    type: `${base}method-not-allowed`,
+    title: 'Method not allowed',
+    status: 405,
+  },
+  NOT_ACCEPTABLE: { type: `${base}not-acceptable`, title: 'Not acceptable', status: 406 },
+  INTERNAL: { type: `${base}internal`, title: 'Internal error', status: 500 },
+} as const satisfies Record<string, ProblemType>;
+
+export type ProblemName = keyof typeof PROBLEMS;

@@ -1,0 +1,37 @@
+/** @module The pagination links of a list response. */
+import type { Page } from './query.ts';
+
+export interface Links {
+  readonly first: string;
+  readonly last: string;
+  readonly prev: string | null;
+  readonly next: string | null;
+}
+
+/** The request as links must repeat it: the absolute URL of the list, and its filters. */
+export interface LinkTarget {
+  /** Scheme, host and path, without query: `http://localhost:4010/v1/stock`. */
+  readonly url: string;
+  /** The request's filters, in the order they should appear; `limit` and `page` are added. */
+  readonly filters: readonly (readonly [string, string | number])[];
+}
+
+/**
+ * `first` is page 1 and `last` the last page; `prev` is null on page 1 and points at the last
+ * page when the request went past the end; `next` is null from the last page on. Every link
+ * keeps the filters and the limit, and names its page.
+ */
+export function buildLinks(target: LinkTarget, page: Page<unknown>): Links {
+  // The part of the query shared by all four links is encoded once.
+  const prefix = `${target.url}?${[...target.filters, ['limit', page.limit] as const]
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+    .join('&')}&page=`;
+  const at = (n: number) => `${prefix}${n}`;
+  const { lastPage } = page;
+  return {
+    first: at(1),
+    last: at(lastPage),
+    prev: page.page === 1 ? null : at(Math.min(page.page - 1, lastPage)),
+    next: page.page < lastPage ? at(page.page + 1) : null,
+  };
+}

@@ -1,0 +1,30 @@
+/** @module The OpenAPI document: read, validated and dereferenced once at start. */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { parse } from 'yaml';
+import { deepFreeze } from '../util/deep-freeze.ts';
+
+/** The spec the server serves, routes by and validates against. */
+export interface LoadedSpec {
+  readonly file: string;
+  /** As written, `$ref`s kept: what /openapi.json and /openapi.yaml serve. */
+  readonly document: OpenAPIV3_1.Document;
+  /** Every `$ref` resolved: what the route table and the validators read. */
+  readonly dereferenced: OpenAPIV3_1.Document;
+}
+
+/** The spec shipped with stockmock. */
+export const SHIPPED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+
+/** Reads a spec file and checks it against the OpenAPI schema; throws with the reason if invalid. */
+export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec> {
+  const document = parse(await readFile(file, 'utf8')) as OpenAPIV3_1.Document;
+  // swagger-parser mutates what it is given: hand it copies.
+  await SwaggerParser.validate(structuredClone(document) as never);
+  const dereferenced = (await SwaggerParser.dereference(
+    structuredClone(document) as never,
+  )) as OpenAPIV3_1.Document;
+  return deepFreeze({ file, document, dereferenced });
+}

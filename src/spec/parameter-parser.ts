@@ -1,0 +1,126 @@
+/** @module Raw query and path strings → typed parameter values, by the spec's schemas. */
+import type { ValidateFunction } from 'ajv';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { ParameterIssue, ParameterLocation } from '../problems/problem-error.ts';
+import { createAjv } from '../source/create-ajv.ts';
+import { describeAjvError } from '../source/describe-ajv-error.ts';
+
+/** What to do with a query parameter the operation does not declare. */
+export type UnknownParameters = 'reject' | 'ignore';
+
+export type ParameterValue = string | number;
+
+export type ParseResult =
+  | { readonly ok: true; readonly values: ReadonlyMap<string, ParameterValue> }
+  | { readonly ok: false; readonly issues: readonly ParameterIssue[] };
+
+/** Raw values as the HTTP layer receives them; a repeated query parameter is an array. */
+export interface RawParameters {
+  readonly query: Readonly<Record<string, string | readonly string[] | undefined>>;
+  readonly path: Readonly<Record<string, string | undefined>>;
+}
+
+export type ParameterParser = (raw: RawParameters) => ParseResult;
+
+interface ParameterRule {
+  readonly name: string;
+  readonly in: 'query' | 'path';
+  readonly required: boolean;
+  readonly kind: 'integer' | 'string';
+  readonly fallback: ParameterValue | undefined;
+  readonly validate: ValidateFunction;
+}
+
+const ajv = createAjv();
+
+/**
+ * Builds the parser of one operation from its (dereferenced) parameters. Bounds, enums and
+ * defaults live in the spec alone; this reads them from there.
+ */
+export function createParameterParser(
+  parameters: readonly OpenAPIV3_1.ParameterObject[],
+  unknownParameters: UnknownParameters,
+): ParameterParser {
+  const rules = parameters.map(toRule);
+  const queryNames = new Set(rules.filter((rule) => rule.in === 'query').map((rule) => rule.name));
+  const known = [...queryNames].join(', ') || 'none';
+
+  return (raw) => {
+    const issues: ParameterIssue[] = [];
+    const values = new Map<string, ParameterValue>();
+    if (unknownParameters === 'reject') {
+      for (const name of Object.keys(raw.query)) {
+        if (!queryNames.has(name)) {
+          issues.push(
+            issue(name, 'query', `is not a parameter of this operation (known: ${known})`),
+          );
+        }
+      }
+    }
+    for (const rule of rules) {
+      const given = rule.in === 'query' ? raw.query[rule.name] : raw.path[rule.name];
+      if (given === undefined) {
+        if (rule.required) issues.push(issue(rule.name, rule.in, 'is required'));
+        else if (rule.fallback !== undefined) values.set(rule.name, rule.fallback);
+        continue;
+      }
+      if (typeof given !== 'string') {
+        issues.push(issue(rule.name, rule.in, `is given ${given.length} times; give it once`));
+        continue;
+      }
+      const value = rule.kind === 'integer' ? parseInteger(given) : given;
+      if (typeof value === 'object') {
+        issues.push(issue(rule.name, rule.in, value.problem));
+      } else if (!rule.validate(value)) {
+        const [first] = rule.validate.errors ?? [];
+        issues.push(issue(rule.name, rule.in, first ? describeAjvError(first) : 'is invalid'));
+      } else {
+        values.set(rule.name, value);
+      }
+    }
+    return issues.length > 0 ? { ok: false, issues } : { ok: true, values };
+  };
+}
+
+function toRule(parameter: OpenAPIV3_1.ParameterObject): ParameterRule {
+  if (parameter.in !== 'query' && parameter.in !== 'path') {
+    throw new Error(
+      `Parameter ${parameter.name} is in ${parameter.in}; only query and path are served`,
+    );
+  }
+  const schema = (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+  const kind = schema.type === 'integer' ? 'integer' : 'string';
+  const fallback = schema.default as unknown;
+  if (fallback !== undefined && typeof fallback !== 'string' && typeof fallback !== 'number') {
+    throw new Error(`Parameter ${parameter.name} has a default that is neither string nor number`);
+  }
+  return {
+    name: parameter.name,
+    in: parameter.in,
+    required: parameter.required === true,
+    kind,
+    fallback,
+    validate: ajv.compile(schema),
+  };
+}
+
+/**
+ * A decimal integer that JavaScript holds exactly. Anything else (fractions, exponents, hex,
+ * spaces, or integers beyond 2^53 - 1 that a Number would round) is refused rather than guessed.
+ */
+function parseInteger(text: string): number | { problem: string } {
+  if (!/^-?\d+$/.test(text)) return { problem: `must be an integer, not ${quote(text)}` };
+  const value = Number(text);
+  return Number.isSafeInteger(value)
+    ? value
+    : { problem: `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` };
+}
+
+/** Echoes a bad value, cut short: a message must not grow with the request. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+function issue(parameter: string, location: ParameterLocation, message: string): ParameterIssue {
+  return { parameter, in: location, message };
+}

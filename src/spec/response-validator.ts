@@ -1,0 +1,114 @@
+/**
+ * @module Judges a recorded HTTP response against the spec.
+ *
+ * The only importer of @stoplight/prism-http and fp-ts: the rest of stockmock sees `Finding[]`.
+ * Prism's `validateOutput` is not re-exported from the package index, so it is imported from its
+ * module path (the package has no `exports` map, so the path resolves); the choice stays here.
+ */
+import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
+import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import type { LoadedSpec } from './load-spec.ts';
+
+/** One thing wrong with a response, shaped like Prism's diagnostics. */
+export interface Finding {
+  readonly code: string;
+  readonly message: string;
+  /** Where in the response: `body.data.0.status`, `header.allow`, `status`. */
+  readonly path: string;
+}
+
+export interface RecordedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Parsed JSON for JSON media types, else the text; undefined when there was none (HEAD). */
+  readonly body: unknown;
+}
+
+export interface ResponseValidator {
+  /** Everything the spec says is wrong with this response to `method path`; empty if none. */
+  validate(method: string, path: string, response: RecordedResponse): Finding[];
+}
+
+type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
+
+/**
+ * Builds a validator for a spec. A method the spec does not give for a known path is judged as
+ * the spec's 405 response; a path the spec does not have, as its 404 response.
+ */
+export async function createResponseValidator(spec: LoadedSpec): Promise<ResponseValidator> {
+  const operations = await getHttpOperationsFromSpec(structuredClone(spec.document));
+  const routes = operations.map((operation) => ({
+    operation,
+    pattern: new RegExp(`^${operation.path.replaceAll(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  }));
+  const withResponse = (code: string) =>
+    operations.find((operation) => operation.responses.some((response) => response.code === code));
+
+  return {
+    validate(method, path, response) {
+      const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
+      const onPath = routes.filter((route) => route.pattern.test(path));
+      const exact = onPath.find((route) => route.operation.method === verb)?.operation;
+      let operation: Operation | undefined;
+      if (exact !== undefined) operation = exact;
+      else if (onPath.length > 0) operation = restrictTo(onPath[0]?.operation, '405');
+      else operation = restrictTo(withResponse('404'), '404');
+      if (operation === undefined) {
+        return [
+          {
+            code: 'no-operation',
+            message: `The spec has no response for ${method} ${path}`,
+            path: 'status',
+          },
+        ];
+      }
+      if (method.toLowerCase() === 'head') operation = withoutBodies(operation);
+      return judge(operation, response);
+    },
+  };
+}
+
+function judge(operation: Operation, response: RecordedResponse): Finding[] {
+  const findings: Finding[] = [];
+  if (!operation.responses.some((declared) => declared.code === String(response.status))) {
+    const declared = operation.responses.map((r) => r.code).join(', ');
+    findings.push({
+      code: 'status',
+      message: `Status ${String(response.status)} is not declared for ${operation.method.toUpperCase()} ${operation.path} (declared: ${declared})`,
+      path: 'status',
+    });
+    return findings;
+  }
+  const result = validateOutput({
+    resource: operation,
+    element: { statusCode: response.status, headers: { ...response.headers }, body: response.body },
+  });
+  if (isLeft(result)) {
+    for (const diagnostic of result.left) {
+      findings.push({
+        code: String(diagnostic.code ?? 'invalid'),
+        message: diagnostic.message,
+        path: (diagnostic.path ?? []).join('.'),
+      });
+    }
+  }
+  return findings;
+}
+
+/** The operation as if it declared only the one response, for methods and paths it lacks. */
+function restrictTo(operation: Operation | undefined, code: string): Operation | undefined {
+  if (operation === undefined) return undefined;
+  return {
+    ...operation,
+    responses: operation.responses.filter((response) => response.code === code),
+  };
+}
+
+/** HEAD answers carry GET's headers and no body. */
+function withoutBodies(operation: Operation): Operation {
+  return {
+    ...operation,
+    responses: operation.responses.map((response) => ({ ...response, contents: [] })),
+  };
+}

@@ -1,0 +1,44 @@
+/** @module Builds the app for tests: the shipped spec, a catalogue from YAML text or a file. */
+import type { FastifyInstance } from 'fastify';
+import { createCatalogStore, type CatalogStore } from '../../src/catalog/catalog-store.ts';
+import { loadCatalog, parseCatalog } from '../../src/catalog/load-catalog.ts';
+import type { Config } from '../../src/config/config-schema.ts';
+import { DEFAULTS } from '../../src/config/load-config.ts';
+import { buildApp } from '../../src/http/build-app.ts';
+import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
+
+export const STATUS_TOKEN = 'status-demo-token';
+export const QUANTITY_TOKEN = 'quantity-demo-token';
+
+let shippedSpec: Promise<LoadedSpec> | undefined;
+/** The shipped spec, loaded once per test file. */
+export function shippedSpecOnce(): Promise<LoadedSpec> {
+  shippedSpec ??= loadSpec();
+  return shippedSpec;
+}
+
+export interface TestAppOptions {
+  /** Fixture YAML text; default: the shipped catalogue. */
+  readonly fixture?: string;
+  readonly config?: Partial<Config>;
+}
+
+export async function buildTestApp(
+  options: TestAppOptions = {},
+): Promise<{ app: FastifyInstance; catalogs: CatalogStore }> {
+  const catalog =
+    options.fixture === undefined
+      ? await loadCatalog(DEFAULTS.fixtures)
+      : parseCatalog('test.yaml', options.fixture);
+  const catalogs = createCatalogStore(catalog);
+  const app = await buildApp({
+    config: { ...DEFAULTS, ...options.config },
+    spec: await shippedSpecOnce(),
+    catalogs,
+  });
+  return { app, catalogs };
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
