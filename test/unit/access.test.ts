@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { toProductRecord, toStockView } from '../../src/access/access-level.ts';
+import { createTokenTable } from '../../src/access/token-table.ts';
+import type { Product } from '../../src/catalog/catalog.ts';
+import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { presentedToken } from '../../src/http/plugins/bearer-auth.ts';
+
+const product: Product = (() => {
+  const yaml = 'products: [{ id: 7, name: X, quantity: 3, color: red }]';
+  const found = parseCatalog('a.yaml', yaml).byId.get(7);
+  if (found === undefined) throw new Error('fixture lost its product');
+  return found;
+})();
+
+describe('access levels', () => {
+  it('a status level sees product_id and status only', () => {
+    expect(toStockView(product, 'status')).toStrictEqual({ product_id: 7, status: 'available' });
+  });
+  it('a quantity level sees the quantity too', () => {
+    expect(toStockView(product, 'quantity')).toStrictEqual({
+      product_id: 7,
+      quantity: 3,
+      status: 'available',
+    });
+  });
+  it('a product record has id, name and the extra fields, no stock', () => {
+    expect(toProductRecord(product)).toStrictEqual({ id: 7, name: 'X', color: 'red' });
+  });
+});
+
+describe('token table', () => {
+  const table = createTokenTable([
+    { token: 'aaa', level: 'status' },
+    { token: 'bbb', level: 'quantity' },
+  ]);
+  it.each([
+    ['aaa', 'status'],
+    ['bbb', 'quantity'],
+    ['aa', undefined],
+    ['aaaa', undefined],
+    ['', undefined],
+  ])('%j → %s', (token, level) => {
+    expect(table.levelOf(token)).toBe(level);
+  });
+  it('keeps no token in readable form', () => {
+    expect(JSON.stringify(table)).not.toContain('aaa');
+  });
+});
+
+describe('presentedToken', () => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['BEARER abc', 'abc'],
+    ['Basic abc', undefined],
+    ['Bearer', undefined],
+    ['Bearer ', undefined],
+    [undefined, undefined],
+  ])('%j → %s', (header, token) => {
+    expect(presentedToken(header)).toBe(token);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { deriveStatus } from '../../src/catalog/derive-status.ts';
+import { foldName } from '../../src/catalog/fold-name.ts';
+import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { SourceError } from '../../src/problems/source-error.ts';
+
+describe('deriveStatus', () => {
+  it.each([
+    [12, undefined, 'available'],
+    [0, undefined, 'out_of_stock'],
+    [null, undefined, 'on_request'],
+    [0, 'incoming', 'incoming'],
+    [5, 'out_of_stock', 'out_of_stock'],
+    [null, 'available', 'available'],
+  ] as const)('quantity %s with status %s is %s', (quantity, explicit, expected) => {
+    expect(deriveStatus(quantity, explicit)).toBe(expected);
+  });
+});
+
+describe('foldName', () => {
+  it.each([
+    ['Oak TABLE', 'oak table'],
+    ['STRASSE', foldName('straße')],
+    ['ΣΟΦΑΣ', foldName('σοφας')],
+    ['e\u0301', foldName('é')],
+  ])('folds %s like its caseless twin', (a, b) => {
+    expect(foldName(a)).toBe(b);
+  });
+});
+
+describe('parseCatalog', () => {
+  it('keeps extra fields, derives statuses and orders by id', () => {
+    const catalog = parseCatalog(
+      'ok.yaml',
+      [
+        'products:',
+        '  - { id: 3, name: C, quantity: 0 }',
+        '  - { id: 1, name: A, quantity: 4, category: tables, dims: { w: 1 } }',
+        '  - { id: 2, name: B }',
+        '  - { id: 4, name: D, quantity: null, status: incoming }',
+      ].join('\n'),
+    );
+    expect(catalog.products.map((p) => [p.id, p.status, p.quantity])).toEqual([
+      [1, 'available', 4],
+      [2, 'on_request', null],
+      [3, 'out_of_stock', 0],
+      [4, 'incoming', null],
+    ]);
+    expect(catalog.byId.get(1)?.extra).toEqual({ category: 'tables', dims: { w: 1 } });
+  });
+
+  const bad = (lines: string[]) => () => parseCatalog('bad.yaml', lines.join('\n'));
+  it.each([
+    ['YAML syntax', ['products:', '  - id: 1', '    name: [unclosed'], 3, ''],
+    [
+      'a duplicate id',
+      ['products:', '  - id: 1', '    name: A', '  - id: 1', '    name: B'],
+      4,
+      'products[1].id',
+    ],
+    [
+      'a negative quantity',
+      ['products:', '  - id: 1', '    name: A', '    quantity: -2'],
+      4,
+      'products[0].quantity',
+    ],
+    [
+      'a fractional quantity',
+      ['products:', '  - id: 1', '    name: A', '    quantity: 1.5'],
+      4,
+      'products[0].quantity',
+    ],
+    [
+      'an unknown status',
+      ['products:', '  - id: 1', '    name: A', '    status: sold'],
+      4,
+      'products[0].status',
+    ],
+    [
+      'a missing name',
+      ['products:', '  - { id: 1, name: A }', '  - id: 2', '    quantity: 3'],
+      3,
+      'products[1].name',
+    ],
+    [
+      'an id that is not a positive integer',
+      ['products:', '  - id: "7"', '    name: A'],
+      2,
+      'products[0].id',
+    ],
+    ['no products list', ['items: []'], 1, 'products'],
+  ])('refuses %s, naming file, line and field', (_title, lines, line, field) => {
+    let error: unknown;
+    try {
+      bad(lines)();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SourceError);
+    const [issue] = (error as SourceError).issues;
+    expect(issue).toMatchObject({ file: 'bad.yaml', at: { line }, field });
+    expect((error as SourceError).message).toContain(`bad.yaml:${String(line)}:`);
+  });
+
+  it('reports every issue of a file at once', () => {
+    const error = (() => {
+      try {
+        bad(['products:', '  - { id: 1, quantity: -1 }', '  - { id: 2, name: B, status: sold }'])();
+      } catch (caught) {
+        return caught as SourceError;
+      }
+      throw new Error('not refused');
+    })();
+    expect(error.issues.map((issue) => issue.field).sort()).toEqual([
+      'products[0].name',
+      'products[0].quantity',
+      'products[1].status',
+    ]);
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { buildRouteTable } from '../../src/spec/route-table.ts';
+import { shippedSpecOnce } from '../helpers/test-app.ts';
+
+const spec = await shippedSpecOnce();
+const parserOf = (operationId: string, unknown: 'reject' | 'ignore' = 'reject') => {
+  const route = buildRouteTable(spec, unknown).find((r) => r.operationId === operationId);
+  if (route === undefined) throw new Error(operationId);
+  return route.parseParameters;
+};
+const listStock = parserOf('listStock');
+
+describe('parameters of listStock, read from the spec', () => {
+  it('applies the spec defaults: limit 10, page 1', () => {
+    const result = listStock({ query: {}, path: {} });
+    expect(result.ok && Object.fromEntries(result.values)).toEqual({ limit: 10, page: 1 });
+  });
+
+  it.each([
+    [{ limit: '0' }, 'limit'],
+    [{ limit: '101' }, 'limit'],
+    [{ limit: '1.5' }, 'limit'],
+    [{ limit: 'ten' }, 'limit'],
+    [{ page: '0' }, 'page'],
+    [{ page: '1051943401723672539' }, 'page'],
+    [{ page: '9007199254740992' }, 'page'],
+    [{ page: '1e3' }, 'page'],
+    [{ page: ' 1' }, 'page'],
+    [{ id: '-3' }, 'id'],
+    [{ status: 'sold' }, 'status'],
+    [{ status: ['available', 'incoming'] }, 'status'],
+    [{ name: ['a', 'b'] }, 'name'],
+    [{ stauts: 'available' }, 'stauts'],
+  ])('refuses %j, naming %s', (query, parameter) => {
+    const result = listStock({ query, path: {} });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.issues.map((issue) => issue.parameter)).toEqual([parameter]);
+  });
+
+  it('names every bad parameter at once', () => {
+    const result = listStock({ query: { limit: '500', page: 'x', colour: 'red' }, path: {} });
+    expect(!result.ok && result.issues.map((issue) => issue.parameter).sort()).toEqual([
+      'colour',
+      'limit',
+      'page',
+    ]);
+  });
+
+  it('accepts the largest safe page and limit 100', () => {
+    const result = listStock({ query: { page: '9007199254740991', limit: '100' }, path: {} });
+    expect(result.ok).toBe(true);
+  });
+
+  it('ignores unknown parameters when so configured', () => {
+    const result = parserOf('listStock', 'ignore')({ query: { stauts: 'x' }, path: {} });
+    expect(result.ok).toBe(true);
+  });
+
+  it('/v1/products has no status filter', () => {
+    const result = parserOf('listProducts')({ query: { status: 'available' }, path: {} });
+    expect(!result.ok && result.issues[0]?.parameter).toBe('status');
+  });
+
+  it.each(['0', '-1', 'abc', '1.0', '99999999999999999999'])('path id %j is refused', (id) => {
+    const result = parserOf('getStock')({ query: {}, path: { id } });
+    expect(!result.ok && result.issues[0]).toMatchObject({ parameter: 'id', in: 'path' });
+  });
+});
