@@ -17,10 +17,13 @@ export interface DocsOptions {
 
 export default fp(
   async (app: FastifyInstance, options: DocsOptions) => {
-    // Static mode: the spec file is the source; nothing is generated from the routes.
+    // Static mode: the spec file is the source; nothing is generated from the routes. "Try it
+    // out" must call this very server, whatever port it runs on: a relative server comes first.
+    const document = structuredClone(options.spec.document);
+    document.servers = [{ url: '/', description: 'This stockmock' }, ...(document.servers ?? [])];
     await app.register(swagger, {
       mode: 'static',
-      specification: { document: structuredClone(options.spec.document) as never },
+      specification: { document: document as never },
     });
     await app.register(swaggerUi, {
       routePrefix: '/docs',

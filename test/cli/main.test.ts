@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../../src/cli/main.ts';
+import type { CliIo } from '../../src/cli/io.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+
+function memoryIo(): CliIo & { out: string; err: string } {
+  const io = {
+    cwd: root,
+    env: {},
+    out: '',
+    err: '',
+    write(text: string) {
+      io.out += text;
+    },
+    error(text: string) {
+      io.err += text;
+    },
+  };
+  return io;
+}
+
+describe('stockmock validate', () => {
+  it('passes the shipped spec, config and fixtures', async () => {
+    const io = memoryIo();
+    expect(await runMain(['validate'], io)).toBe(0);
+    expect(io.out).toContain('All files are valid.');
+    expect(io.out).toContain('100 products');
+  });
+
+  it.each([
+    ['duplicate-id.yaml', 'duplicate-id.yaml:4:9 products[1].id: duplicate id 1'],
+    ['negative-quantity.yaml', 'negative-quantity.yaml:4:15 products[0].quantity: must be >= 0'],
+  ])('exits 1 on %s with file, line and field', async (name, message) => {
+    const io = memoryIo();
+    expect(await runMain(['validate', '--fixtures', fixture(name)], io)).toBe(1);
+    expect(io.err).toContain(message);
+  });
+});
+
+describe('usage errors exit 2', () => {
+  it.each([[['frobnicate']], [['serve', '--no-such-flag']], [['serve', '--port', 'x']], [[]]])(
+    '%j',
+    async (argv) => {
+      const io = memoryIo();
+      expect(await runMain(argv, io)).toBe(2);
+      expect(io.err + io.out).toContain('Usage: stockmock');
+    },
+  );
+});
+
+describe('bin/stockmock.js serve (one real process)', () => {
+  it('listens on a free port, logs its URL without tokens, serves, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['bin/stockmock.js', 'serve', '--port', '0'], {
+      cwd: root,
+      env: { ...process.env, STOCKMOCK_LOG_LEVEL: 'info' },
+    });
+    let log = '';
+    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`no URL logged:\n${log}`));
+      }, 20_000);
+      child.stdout.on('data', () => {
+        const match = /listening on (http:\/\/[^\s"]+)/.exec(log);
+        if (match?.[1] !== undefined) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+    const response = await fetch(`${url}/v1/stock/1`, {
+      headers: { authorization: 'Bearer quantity-demo-token' },
+    });
+    expect(response.status).toBe(200);
+    await fetch(`${url}/v1/stock`, { headers: { authorization: 'Bearer a-wrong-secret-token' } });
+    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(log).not.toContain('quantity-demo-token');
+    expect(log).not.toContain('a-wrong-secret-token');
+  });
+});

@@ -1,0 +1,70 @@
+/** /docs in a real browser: Debian's Chromium, driven by playwright-core. */
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLive, type LiveServer } from '../helpers/live-server.ts';
+import { buildTestApp } from '../helpers/test-app.ts';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+let server: LiveServer;
+let browser: Browser;
+beforeAll(async () => {
+  server = await listenLive((await buildTestApp()).app);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // Flags for a closed network: no background calls home, no sandbox as root in CI.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+// playwright-core starts Chromium with a fresh temporary profile of its own.
+
+describe('/docs', () => {
+  it('lists every endpoint of the served spec, and a token can be entered to try them', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/docs`);
+    await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
+    const paths = await page.locator('.opblock-summary-path').allTextContents();
+    const normalised = paths.map((path) => path.replaceAll('\u200b', '').trim());
+    for (const path of [
+      '/v1/stock',
+      '/v1/stock/{id}',
+      '/v1/products',
+      '/v1/products/{id}',
+      '/healthz',
+    ]) {
+      expect(normalised).toContain(path);
+    }
+    await page.locator('button.authorize').first().click();
+    await page.locator('.modal-ux input').first().fill('quantity-demo-token');
+    await page.locator('.modal-ux button.modal-btn.auth.authorize').click();
+    await page.locator('.modal-ux button.btn-done').click();
+
+    // Try GET /v1/stock/{id} from the page, as a client team would.
+    const operation = page.locator('#operations-stock-getStock');
+    await operation.locator('.opblock-summary').click();
+    // The docs open in "try it out" mode; the button then reads "Cancel".
+    const tryOut = operation.locator('button.try-out__btn');
+    if ((await tryOut.textContent())?.includes('Try it out') === true) await tryOut.click();
+    await operation.locator('input[placeholder="id"]').fill('1');
+    await operation.locator('button.execute').click();
+    const responseBody = operation
+      .locator('.live-responses-table .response-col_description pre')
+      .first();
+    await expect
+      .poll(async () => responseBody.textContent(), { timeout: 15_000 })
+      .toContain('"quantity"');
+    await page.close();
+  });
+});
