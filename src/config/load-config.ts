@@ -5,13 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
 import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
-import { describeAjvError, memberOf } from '../source/describe-ajv-error.ts';
-import {
-  formatField,
-  readYamlSource,
-  refuseOnIssues,
-  schemaIssues,
-} from '../source/read-yaml-source.ts';
+import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
+import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import { ConfigSchema, type Config } from './config-schema.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 
@@ -88,9 +83,7 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
     throw new SourceError(
       (validateConfig.errors ?? []).map((error) => ({
         file: 'config',
-        field: formatField(
-          [...error.instancePath.split('/').slice(1), memberOf(error) ?? ''].filter(Boolean),
-        ),
+        field: formatField(fieldPathOf(error)),
         message: describeAjvError(error),
       })),
     );
@@ -129,10 +122,10 @@ function checked(
 ): ConfigLayer {
   if (!validateLayer(layer)) {
     const issues: SourceIssue[] = (validateLayer.errors ?? []).map((error) => {
-      const [field = '', ...rest] = error.instancePath.split('/').slice(1);
+      const [field = '', ...rest] = fieldPathOf(error);
       return {
         file: source,
-        field: [nameOf(field), ...rest].join('.'),
+        field: formatField([nameOf(String(field)), ...rest]),
         message: describeAjvError(error),
       };
     });

@@ -2,7 +2,7 @@
 import type { ErrorObject } from 'ajv';
 
 /** The member an error is about, when ajv reports it on the parent object. */
-export function memberOf(error: ErrorObject): string | undefined {
+function memberOf(error: ErrorObject): string | undefined {
   const params = error.params as Record<string, unknown>;
   const member = params['missingProperty'] ?? params['additionalProperty'];
   return typeof member === 'string' ? member : undefined;
@@ -23,4 +23,31 @@ export function describeAjvError(error: ErrorObject): string {
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/**
+ * The path of the field an error is about: `['products', 3, 'name']`. A missing or unknown
+ * member is reported by ajv on its object; the path names the member itself.
+ */
+export function fieldPathOf(error: ErrorObject): (string | number)[] {
+  const path = parseInstancePath(error.instancePath);
+  const member = memberOf(error);
+  return member === undefined ? path : [...path, member];
+}
+
+/** `/products/3/quantity` → `['products', 3, 'quantity']` (JSON Pointer, RFC 6901). */
+export function parseInstancePath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((token) => (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : token));
+}
+
+/** `['products', 3, 'quantity']` → `products[3].quantity`. */
+export function formatField(path: readonly (string | number)[]): string {
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${String(key)}]` : i === 0 ? key : `.${key}`))
+    .join('');
 }

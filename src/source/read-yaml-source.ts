@@ -2,7 +2,12 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { SourceError, type Position, type SourceIssue } from '../problems/source-error.ts';
-import { describeAjvError, memberOf } from './describe-ajv-error.ts';
+import {
+  describeAjvError,
+  fieldPathOf,
+  formatField,
+  parseInstancePath,
+} from './describe-ajv-error.ts';
 
 /** A parsed YAML file that can say where each of its fields stands. */
 export interface YamlSource {
@@ -63,28 +68,13 @@ export function refuseOnIssues(issues: readonly SourceIssue[]): void {
 }
 
 function issueFromAjv(source: YamlSource, error: ErrorObject): SourceIssue {
-  const path = parseInstancePath(error.instancePath);
-  // A missing or unknown member is reported on the object; name the member itself.
-  const member = memberOf(error);
-  const field = formatField(member === undefined ? path : [...path, member]);
-  return { file: source.file, at: source.locate(path), field, message: describeAjvError(error) };
-}
-
-/** `/products/3/quantity` → `['products', 3, 'quantity']` (JSON Pointer, RFC 6901). */
-function parseInstancePath(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .map((token) => (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : token));
-}
-
-/** `['products', 3, 'quantity']` → `products[3].quantity`. */
-export function formatField(path: readonly (string | number)[]): string {
-  return path
-    .map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`))
-    .join('');
+  const at = source.locate(parseInstancePath(error.instancePath));
+  return {
+    file: source.file,
+    at,
+    field: formatField(fieldPathOf(error)),
+    message: describeAjvError(error),
+  };
 }
 
 function isNodeLike(value: unknown): value is Node {
