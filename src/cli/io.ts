@@ -5,6 +5,8 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   write(text: string): void;
   error(text: string): void;
+  /** A transient status line; only present on a terminal. */
+  readonly progress?: (text: string) => void;
 }
 
 /** The process's own streams and environment. */
@@ -14,5 +16,8 @@ export function processIo(): CliIo {
     env: process.env,
     write: (text) => process.stdout.write(text),
     error: (text) => process.stderr.write(text),
+    ...(process.stderr.isTTY
+      ? { progress: (text: string) => process.stderr.write(`\r\u001b[K${text}`) }
+      : {}),
   };
 }

@@ -2,13 +2,14 @@
 import { parseArgs } from 'node:util';
 import { SourceError } from '../problems/source-error.ts';
 import type { Command } from './command.ts';
+import { contractCommand } from './commands/contract.ts';
 import { serveCommand } from './commands/serve.ts';
 import { validateCommand } from './commands/validate.ts';
 import { describeFailure } from './describe-failure.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
 
-export const COMMANDS: readonly Command[] = [serveCommand, validateCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, contractCommand, validateCommand];
 
 export function usage(): string {
   return [

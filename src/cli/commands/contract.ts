@@ -1,0 +1,103 @@
+/** @module `stockmock contract <BASE_URL>`: check a running implementation against the spec. */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ACCESS_LEVELS, type AccessLevel } from '../../access/access-level.ts';
+import { renderJson } from '../../contract/reporters/json.ts';
+import { renderJunit } from '../../contract/reporters/junit.ts';
+import { renderText } from '../../contract/reporters/text.ts';
+import { runContract, TargetUnreachable } from '../../contract/run-contract.ts';
+import { loadSpec, SHIPPED_SPEC } from '../../spec/load-spec.ts';
+import type { Command, ParsedArgs } from '../command.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const contractCommand: Command = {
+  name: 'contract',
+  summary: 'Check a running implementation against the spec and the interface rules',
+  usage:
+    'stockmock contract <BASE_URL> --token LEVEL=TOKEN ... [--spec FILE] [--junit FILE] [--json]\n' +
+    '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]',
+  flags: {
+    token: { type: 'string', multiple: true },
+    spec: { type: 'string' },
+    junit: { type: 'string' },
+    json: { type: 'boolean' },
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    timeout: { type: 'string' },
+    concurrency: { type: 'string' },
+  },
+  async run(args, io) {
+    const [baseUrl, ...extra] = args.positionals;
+    if (baseUrl === undefined || extra.length > 0)
+      throw new UsageError('contract: give exactly one BASE_URL');
+    if (!/^https?:\/\/[^/]/.test(baseUrl))
+      throw new UsageError(`contract: "${baseUrl}" is not an http(s) URL`);
+    const options = {
+      baseUrl,
+      tokens: parseTokens(args),
+      spec: await loadSpec(
+        stringFlag(args, 'spec') === undefined
+          ? SHIPPED_SPEC
+          : resolve(io.cwd, stringFlag(args, 'spec') ?? ''),
+      ),
+      // Without --seed a fresh one is drawn, and printed, so that any run can be replayed.
+      seed: integerFlag(args, 'seed', Math.floor(Math.random() * 2 ** 31), 0),
+      runs: integerFlag(args, 'runs', 100, 1),
+      timeoutMs: integerFlag(args, 'timeout', 5000, 1),
+      concurrency: integerFlag(args, 'concurrency', 4, 1),
+      ...(io.progress === undefined
+        ? {}
+        : {
+            onProgress: (done: number, total: number, id: string) => {
+              io.progress?.(done === total ? '' : `[${String(done + 1)}/${String(total)}] ${id}`);
+            },
+          }),
+    };
+    let report;
+    try {
+      report = await runContract(options);
+    } catch (error) {
+      if (error instanceof TargetUnreachable) {
+        io.error(`${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    }
+    const junit = stringFlag(args, 'junit');
+    if (junit !== undefined) await writeFile(resolve(io.cwd, junit), renderJunit(report));
+    io.write(args.flags['json'] === true ? renderJson(report) : renderText(report));
+    return report.failed === 0 ? 0 : 1;
+  },
+};
+
+function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function integerFlag(args: ParsedArgs, name: string, fallback: number, min: number): number {
+  const text = stringFlag(args, name);
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`contract: --${name} must be an integer ≥ ${String(min)}, not "${text}"`);
+  }
+  return Number(text);
+}
+
+/** `--token status=abc --token quantity=def`: level first, so a token may contain `=`. */
+function parseTokens(args: ParsedArgs): Partial<Record<AccessLevel, string>> {
+  const given = args.flags['token'];
+  const tokens: Partial<Record<AccessLevel, string>> = {};
+  for (const grant of Array.isArray(given) ? given : []) {
+    const text = String(grant);
+    const at = text.indexOf('=');
+    const level = text.slice(0, at);
+    if (at < 1 || !(ACCESS_LEVELS as readonly string[]).includes(level) || at === text.length - 1) {
+      throw new UsageError(
+        `contract: --token takes LEVEL=TOKEN with LEVEL status or quantity, not "${text.replace(/=.*/, '=…')}"`,
+      );
+    }
+    tokens[level as AccessLevel] = text.slice(at + 1);
+  }
+  return tokens;
+}
