@@ -1,0 +1,105 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.ts';
+import { runMain } from '../../src/cli/main.ts';
+import { listenLive, type LiveServer } from '../helpers/live-server.ts';
+import { buildTestApp, QUANTITY_TOKEN, STATUS_TOKEN } from '../helpers/test-app.ts';
+
+function memoryIo(): CliIo & { out: string; err: string } {
+  const io = {
+    cwd: process.cwd(),
+    env: {},
+    out: '',
+    err: '',
+    write(text: string) {
+      io.out += text;
+    },
+    error(text: string) {
+      io.err += text;
+    },
+  };
+  return io;
+}
+
+let server: LiveServer;
+beforeAll(async () => {
+  server = await listenLive((await buildTestApp()).app);
+});
+afterAll(() => server.close());
+
+describe('stockmock contract', () => {
+  it('exits 0 against stockmock, prints the summary line, and writes JUnit', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-junit-'));
+    const io = memoryIo();
+    const code = await runMain(
+      [
+        'contract',
+        server.origin,
+        '--token',
+        `status=${STATUS_TOKEN}`,
+        '--token',
+        `quantity=${QUANTITY_TOKEN}`,
+        '--seed',
+        '3',
+        '--runs',
+        '20',
+        '--junit',
+        join(dir, 'report.xml'),
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(io.out).toMatch(/\n\d+ passed, 0 failed\n$/);
+    expect(io.out).toContain('(seed 3)');
+    expect(io.out).not.toContain(STATUS_TOKEN);
+    expect(await readFile(join(dir, 'report.xml'), 'utf8')).toContain('<testsuites');
+  });
+
+  it('exits 1 with a wrong token, and never prints the token', async () => {
+    const io = memoryIo();
+    expect(
+      await runMain(
+        ['contract', server.origin, '--token', 'status=secret-but-wrong', '--runs', '5'],
+        io,
+      ),
+    ).toBe(1);
+    expect(io.out).toContain('contract.saw-real-data');
+    expect(io.out + io.err).not.toContain('secret-but-wrong');
+  });
+
+  it('prints JSON with --json', async () => {
+    const io = memoryIo();
+    await runMain(
+      ['contract', server.origin, '--token', `status=${STATUS_TOKEN}`, '--json', '--runs', '5'],
+      io,
+    );
+    expect((JSON.parse(io.out) as { failed: number }).failed).toBe(0);
+  });
+
+  it('exits 2 quickly with a clear message when the target is unreachable', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const io = memoryIo();
+    expect(
+      await runMain(['contract', `http://127.0.0.1:${String(port)}`, '--token', 'status=x'], io),
+    ).toBe(2);
+    expect(io.err).toContain('Cannot reach');
+    expect(io.err).toContain('ECONNREFUSED');
+  });
+
+  it.each([
+    [['contract']],
+    [['contract', 'not-a-url']],
+    [['contract', 'http://127.0.0.1:1', '--token', 'admin=x']],
+    [['contract', 'http://127.0.0.1:1', '--runs', '0']],
+  ])('exits 2 on a usage error: %j', async (argv) => {
+    const io = memoryIo();
+    expect(await runMain(argv, io)).toBe(2);
+  });
+});

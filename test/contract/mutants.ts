@@ -1,0 +1,203 @@
+/**
+ * Deliberately broken servers: each is stockmock with one fault, added by a hook. The contract
+ * tests assert that the checker catches each one, and by which check.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CatalogStore } from '../../src/catalog/catalog-store.ts';
+import type { Config } from '../../src/config/config-schema.ts';
+
+export interface Mutant {
+  readonly name: string;
+  /** The check that must fail against it. */
+  readonly caughtBy: string;
+  readonly config?: Partial<Config>;
+  readonly mutate?: (app: FastifyInstance, catalogs: CatalogStore) => void;
+}
+
+type Json = Record<string, unknown> & { data?: unknown; links?: Record<string, string | null> };
+type Rewrite = (body: Json, request: FastifyRequest, reply: FastifyReply) => Json;
+
+/** Rewrites JSON bodies of successful answers. */
+function rewriteBody(rewrite: Rewrite) {
+  return (app: FastifyInstance): void => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode !== 200 || typeof payload !== 'string' || !payload.startsWith('{'))
+        return payload;
+      return JSON.stringify(rewrite(JSON.parse(payload) as Json, request, reply));
+    });
+  };
+}
+
+function query(request: FastifyRequest): Record<string, string | undefined> {
+  return request.query as Record<string, string | undefined>;
+}
+
+function shiftPage(link: string | null | undefined, by: number): string | null {
+  if (link === null || link === undefined) return null;
+  return link.replace(/page=(\d+)$/, (_, page: string) => `page=${String(Number(page) + by)}`);
+}
+
+const isList = (body: Json): body is Json & { data: Record<string, unknown>[] } =>
+  Array.isArray(body.data);
+
+export const MUTANTS: readonly Mutant[] = [
+  {
+    name: 'next link skips a page',
+    caughtBy: 'pagination.stock.next-walks-all',
+    mutate: rewriteBody((body) =>
+      body.links
+        ? { ...body, links: { ...body.links, next: shiftPage(body.links['next'], 1) } }
+        : body,
+    ),
+  },
+  {
+    name: 'last page off by one',
+    caughtBy: 'pagination.stock.links',
+    mutate: rewriteBody((body) =>
+      body.links
+        ? { ...body, links: { ...body.links, last: shiftPage(body.links['last'], 1) ?? '' } }
+        : body,
+    ),
+  },
+  {
+    name: 'prev not null on page 1',
+    caughtBy: 'pagination.stock.links',
+    mutate: rewriteBody((body) =>
+      body.links && body.links['prev'] === null
+        ? { ...body, links: { ...body.links, prev: body.links['first'] ?? null } }
+        : body,
+    ),
+  },
+  {
+    name: 'duplicate item across pages',
+    caughtBy: 'pagination.stock.next-walks-all',
+    mutate: (app, catalogs) => {
+      rewriteBody((body, request) => {
+        if (!isList(body) || body.data.length === 0 || Number(query(request)['page'] ?? 1) < 2)
+          return body;
+        const key = 'product_id' in (body.data[0] ?? {}) ? 'product_id' : 'id';
+        const products = catalogs.current.products;
+        const at = products.findIndex((product) => product.id === body.data[0]?.[key]);
+        const before = products[at - 1];
+        return before === undefined
+          ? body
+          : { ...body, data: [{ ...body.data[0], [key]: before.id }, ...body.data.slice(1)] };
+      })(app);
+    },
+  },
+  {
+    name: 'items unsorted within a page',
+    caughtBy: 'pagination.stock.next-walks-all',
+    mutate: rewriteBody((body) =>
+      isList(body) ? { ...body, data: [...body.data].reverse() } : body,
+    ),
+  },
+  {
+    name: 'default page size 20',
+    caughtBy: 'pagination.stock.page-size',
+    mutate: (app) => {
+      app.addHook('onRequest', async (request) => {
+        if (request.url.startsWith('/v1/stock') && query(request)['limit'] === undefined)
+          query(request)['limit'] = '20';
+      });
+    },
+  },
+  {
+    name: 'status filter ignored',
+    caughtBy: 'filters.status',
+    mutate: (app) => {
+      app.addHook('onRequest', async (request) => {
+        delete query(request)['status'];
+      });
+    },
+  },
+  {
+    name: 'case-sensitive name filter',
+    caughtBy: 'filters.stock.name',
+    mutate: (app, catalogs) => {
+      rewriteBody((body, request) => {
+        const needle = query(request)['name'];
+        if (!isList(body) || needle === undefined || !request.url.startsWith('/v1/stock'))
+          return body;
+        const data = body.data.filter((item) =>
+          catalogs.current.byId.get(Number(item['product_id']))?.name.includes(needle),
+        );
+        return { ...body, data };
+      })(app);
+    },
+  },
+  {
+    name: 'quantity leaked to a status token',
+    caughtBy: 'access.status-hides-quantity',
+    mutate: (app, catalogs) => {
+      rewriteBody((body, request) => {
+        if (request.accessLevel !== 'status' || !isList(body)) return body;
+        const data = body.data.map((item) => ({
+          ...item,
+          quantity: catalogs.current.byId.get(Number(item['product_id']))?.quantity ?? null,
+        }));
+        return { ...body, data };
+      })(app);
+    },
+  },
+  {
+    name: 'single item disagrees with the list',
+    caughtBy: 'single.stock.matches-list',
+    mutate: rewriteBody((body, request) =>
+      /^\/v1\/stock\/\d+/.test(request.url) && !isList(body)
+        ? { ...body, data: { ...(body.data as object), status: 'incoming' } }
+        : body,
+    ),
+  },
+  {
+    name: '500 on a bad parameter',
+    caughtBy: 'negative.invalid-parameters',
+    mutate: (app) => {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode === 400) void reply.code(500);
+        return payload;
+      });
+    },
+  },
+  {
+    name: '200 on an unknown parameter',
+    caughtBy: 'negative.unknown-parameters',
+    config: { unknownQueryParameters: 'ignore' },
+  },
+  {
+    name: 'limit above 100 accepted',
+    caughtBy: 'negative.invalid-parameters',
+    mutate: (app) => {
+      app.addHook('onRequest', async (request) => {
+        if (Number(query(request)['limit']) > 100) query(request)['limit'] = '100';
+      });
+    },
+  },
+  {
+    name: 'missing WWW-Authenticate',
+    caughtBy: 'conformance.responses-match-spec',
+    mutate: (app) => {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        reply.removeHeader('www-authenticate');
+        return payload;
+      });
+    },
+  },
+  {
+    name: 'wrong content type',
+    caughtBy: 'conformance.responses-match-spec',
+    mutate: (app) => {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode === 200) void reply.type('text/plain');
+        return payload;
+      });
+    },
+  },
+  {
+    name: 'extra envelope member',
+    caughtBy: 'conformance.responses-match-spec',
+    mutate: rewriteBody((body) =>
+      isList(body) ? { ...body, meta: { total: body.data.length } } : body,
+    ),
+  },
+];

@@ -1,0 +1,179 @@
+/** The checker against stockmock itself: it passes the real thing and catches every mutant. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runContract, TargetUnreachable, type Report } from '../../src/contract/run-contract.ts';
+import { generatedCatalog } from '../helpers/generated-catalog.ts';
+import { listenLive, type LiveServer } from '../helpers/live-server.ts';
+import {
+  buildTestApp,
+  QUANTITY_TOKEN,
+  shippedSpecOnce,
+  STATUS_TOKEN,
+} from '../helpers/test-app.ts';
+import { MUTANTS } from './mutants.ts';
+
+const BOTH = { status: STATUS_TOKEN, quantity: QUANTITY_TOKEN };
+
+async function check(
+  baseUrl: string,
+  tokens: Partial<typeof BOTH> = BOTH,
+  extra: { timeoutMs?: number; runs?: number } = {},
+) {
+  return runContract({
+    baseUrl,
+    tokens,
+    spec: await shippedSpecOnce(),
+    seed: 7,
+    runs: extra.runs ?? 40,
+    timeoutMs: extra.timeoutMs ?? 5000,
+    concurrency: 4,
+  });
+}
+
+function outcomeOf(report: Report, id: string): string | undefined {
+  return report.results.find((result) => result.id === id)?.outcome.kind;
+}
+
+function failedIds(report: Report): string[] {
+  return report.results
+    .filter((result) => result.outcome.kind === 'failed')
+    .map((result) => result.id);
+}
+
+describe('against a correct stockmock', () => {
+  let server: LiveServer;
+  let restore: () => void;
+  let replaceCatalog: (count: number) => void;
+  beforeAll(async () => {
+    const { app, catalogs } = await buildTestApp();
+    const shipped = catalogs.current;
+    restore = () => {
+      catalogs.replace(shipped);
+    };
+    replaceCatalog = (count) => {
+      catalogs.replace(generatedCatalog(count));
+    };
+    server = await listenLive(app);
+  });
+  afterAll(() => server.close());
+
+  it('passes every check on the shipped data', async () => {
+    const report = await check(server.origin);
+    expect(failedIds(report)).toEqual([]);
+    expect(report.skipped).toBe(0);
+    expect(report.passed).toBe(report.results.length);
+    expect(report.requests).toBeGreaterThan(100);
+  });
+
+  it('passes every check on a generated catalogue of 3 000 products', async () => {
+    replaceCatalog(3000);
+    try {
+      const report = await check(server.origin);
+      expect(failedIds(report)).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+
+  it('skips the checks that need a missing token, saying which token', async () => {
+    const report = await check(server.origin, { status: STATUS_TOKEN });
+    expect(failedIds(report)).toEqual([]);
+    const skipped = report.results.filter((result) => result.outcome.kind === 'skipped');
+    expect(skipped.map((result) => result.id).sort()).toEqual([
+      'access.levels-agree',
+      'access.quantity-shows-quantity',
+    ]);
+    expect(JSON.stringify(skipped)).toContain('--token quantity=TOKEN');
+  });
+
+  it('fails a run with a wrong token as vacuous, saying why', async () => {
+    const report = await check(server.origin, { status: 'not-the-token' });
+    expect(outcomeOf(report, 'contract.saw-real-data')).toBe('failed');
+    expect(JSON.stringify(report.results[0])).toContain('saw no stock items');
+  });
+
+  it('fails a run against an empty catalogue as vacuous', async () => {
+    replaceCatalog(0);
+    try {
+      expect(outcomeOf(await check(server.origin), 'contract.saw-real-data')).toBe('failed');
+    } finally {
+      restore();
+    }
+  });
+});
+
+describe('against deliberately broken servers', () => {
+  it.each(MUTANTS.map((mutant) => [mutant.name, mutant] as const))(
+    'catches: %s',
+    async (_name, mutant) => {
+      const { app, catalogs } = await buildTestApp(
+        mutant.config === undefined ? {} : { config: mutant.config },
+      );
+      mutant.mutate?.(app, catalogs);
+      const server = await listenLive(app);
+      try {
+        const report = await check(server.origin, BOTH, { runs: 20 });
+        expect(failedIds(report)).toContain(mutant.caughtBy);
+        expect(report.failed).toBeGreaterThan(0);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('has at least 12 kinds of mutant', () => {
+    expect(new Set(MUTANTS.map((mutant) => mutant.name)).size).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe('unreachable and hung targets', () => {
+  it('throws TargetUnreachable for a closed port', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(check(`http://127.0.0.1:${String(port)}`)).rejects.toBeInstanceOf(
+      TargetUnreachable,
+    );
+  });
+
+  it('turns a target that never answers into failures, not a hang', async () => {
+    const hung: Server = createServer(() => {
+      // Never answers.
+    });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const { port } = hung.address() as AddressInfo;
+    try {
+      const report = await check(`http://127.0.0.1:${String(port)}`, BOTH, {
+        timeoutMs: 50,
+        runs: 2,
+      });
+      expect(outcomeOf(report, 'conformance.target-answers')).toBe('failed');
+      expect(outcomeOf(report, 'contract.saw-real-data')).toBe('failed');
+    } finally {
+      hung.closeAllConnections();
+      await new Promise((resolve) => hung.close(resolve));
+    }
+  }, 60_000);
+});
+
+describe('generated requests', () => {
+  it('find a filter that is ignored, and print the seed and the exact request to replay', async () => {
+    const mutant = MUTANTS.find((candidate) => candidate.name === 'status filter ignored');
+    const { app, catalogs } = await buildTestApp();
+    mutant?.mutate?.(app, catalogs);
+    const server = await listenLive(app);
+    try {
+      const report = await check(server.origin, BOTH, { runs: 100 });
+      const generated = report.results.find((result) => result.id === 'generated.list-requests');
+      expect(generated?.outcome.kind).toBe('failed');
+      const [failure] = generated?.outcome.kind === 'failed' ? generated.outcome.failures : [];
+      expect(failure?.message).toContain('--seed 7');
+      expect(failure?.request).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/stock\?.*status=/);
+      expect(failure?.actual).toContain('does not match status=');
+    } finally {
+      await server.close();
+    }
+  });
+});

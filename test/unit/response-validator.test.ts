@@ -1,0 +1,78 @@
+/**
+ * Regression set for schema patterns that make other validators report false positives (or miss
+ * real errors). The contract checker and the tests judge responses through this one validator.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/spec/load-spec.ts';
+import { createResponseValidator } from '../../src/spec/response-validator.ts';
+import { shippedSpecOnce } from '../helpers/test-app.ts';
+
+const specFile = (name: string) =>
+  fileURLToPath(new URL(`../fixtures/specs/${name}`, import.meta.url));
+const json = { 'content-type': 'application/json' };
+
+async function findingsFor(
+  spec: Awaited<ReturnType<typeof loadSpec>>,
+  path: string,
+  body: unknown,
+) {
+  return (await createResponseValidator(spec)).validate('GET', path, {
+    status: 200,
+    headers: json,
+    body,
+  });
+}
+
+describe.each([
+  ['OpenAPI 3.1 type: [integer, "null"]', 'oas31-type-null.yaml'],
+  ['OpenAPI 3.0 nullable: true', 'oas30-nullable.yaml'],
+])('%s', (_title, file) => {
+  it.each([[{ quantity: null }], [{ quantity: 0 }], [{ quantity: 12 }]])(
+    'accepts %j',
+    async (body) => {
+      expect(await findingsFor(await loadSpec(specFile(file)), '/thing', body)).toEqual([]);
+    },
+  );
+  it.each([[{ quantity: 'x' }], [{ quantity: 1.5 }], [{ quantity: -1 }], [{}]])(
+    'rejects %j',
+    async (body) => {
+      expect(await findingsFor(await loadSpec(specFile(file)), '/thing', body)).not.toEqual([]);
+    },
+  );
+});
+
+describe('additionalProperties: false with optional members', () => {
+  it.each([[{ id: 1 }], [{ id: 1, note: 'n' }], [{ id: 1, note: 'n', tags: [] }]])(
+    'accepts %j',
+    async (body) => {
+      expect(
+        await findingsFor(await loadSpec(specFile('optional-members-closed.yaml')), '/thing', body),
+      ).toEqual([]);
+    },
+  );
+  it.each([[{ id: 1, colour: 'red' }], [{ note: 'n' }]])('rejects %j', async (body) => {
+    expect(
+      await findingsFor(await loadSpec(specFile('optional-members-closed.yaml')), '/thing', body),
+    ).not.toEqual([]);
+  });
+});
+
+describe('oneOf of the two stock shapes (the shipped spec)', () => {
+  const single = (data: unknown) => ({ data });
+  it.each([
+    [{ product_id: 1, status: 'available' }],
+    [{ product_id: 1, quantity: 0, status: 'out_of_stock' }],
+    [{ product_id: 1, quantity: null, status: 'on_request' }],
+  ])('accepts %j (exactly one shape matches)', async (data) => {
+    expect(await findingsFor(await shippedSpecOnce(), '/v1/stock/1', single(data))).toEqual([]);
+  });
+  it.each([
+    [{ product_id: 1, status: 'available', quantity: 'many' }],
+    [{ product_id: 1 }],
+    [{ product_id: 1, status: 'available', stock: 3 }],
+    [{ product_id: '1', status: 'available' }],
+  ])('rejects %j (neither shape matches)', async (data) => {
+    expect(await findingsFor(await shippedSpecOnce(), '/v1/stock/1', single(data))).not.toEqual([]);
+  });
+});
