@@ -71,6 +71,18 @@ describe('stockmock contract', () => {
     expect(io.out + io.err).not.toContain('secret-but-wrong');
   });
 
+  it('shows a progress line on a terminal, and clears it at the end', async () => {
+    const lines: string[] = [];
+    const io = { ...memoryIo(), progress: (text: string) => lines.push(text) };
+    await runMain(
+      ['contract', server.origin, '--token', `status=${STATUS_TOKEN}`, '--runs', '5'],
+      io,
+    );
+    expect(lines[0]).toMatch(/^\[1\/\d+\] contract\.saw-real-data$/);
+    expect(lines.some((line) => line.includes('generated.list-requests'))).toBe(true);
+    expect(lines.at(-1)).toBe('');
+  });
+
   it('prints JSON with --json', async () => {
     const io = memoryIo();
     await runMain(
