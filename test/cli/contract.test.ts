@@ -4,26 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.ts';
 import { runMain } from '../../src/cli/main.ts';
+import { memoryIo } from '../helpers/memory-io.ts';
 import { listenLive, type LiveServer } from '../helpers/live-server.ts';
 import { buildTestApp, QUANTITY_TOKEN, STATUS_TOKEN } from '../helpers/test-app.ts';
-
-function memoryIo(): CliIo & { out: string; err: string } {
-  const io = {
-    cwd: process.cwd(),
-    env: {},
-    out: '',
-    err: '',
-    write(text: string) {
-      io.out += text;
-    },
-    error(text: string) {
-      io.err += text;
-    },
-  };
-  return io;
-}
 
 let server: LiveServer;
 beforeAll(async () => {

@@ -2,30 +2,14 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../../src/cli/main.ts';
-import type { CliIo } from '../../src/cli/io.ts';
+import { memoryIo } from '../helpers/memory-io.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-function memoryIo(): CliIo & { out: string; err: string } {
-  const io = {
-    cwd: root,
-    env: {},
-    out: '',
-    err: '',
-    write(text: string) {
-      io.out += text;
-    },
-    error(text: string) {
-      io.err += text;
-    },
-  };
-  return io;
-}
-
 describe('stockmock validate', () => {
   it('passes the shipped spec, config and fixtures', async () => {
-    const io = memoryIo();
+    const io = memoryIo(root);
     expect(await runMain(['validate'], io)).toBe(0);
     expect(io.out).toContain('All files are valid.');
     expect(io.out).toContain('100 products');
@@ -35,7 +19,7 @@ describe('stockmock validate', () => {
     ['duplicate-id.yaml', 'duplicate-id.yaml:4:9 products[1].id: duplicate id 1'],
     ['negative-quantity.yaml', 'negative-quantity.yaml:4:15 products[0].quantity: must be >= 0'],
   ])('exits 1 on %s with file, line and field', async (name, message) => {
-    const io = memoryIo();
+    const io = memoryIo(root);
     expect(await runMain(['validate', '--fixtures', fixture(name)], io)).toBe(1);
     expect(io.err).toContain(message);
   });
@@ -45,7 +29,7 @@ describe('usage errors exit 2', () => {
   it.each([[['frobnicate']], [['serve', '--no-such-flag']], [['serve', '--port', 'x']], [[]]])(
     '%j',
     async (argv) => {
-      const io = memoryIo();
+      const io = memoryIo(root);
       expect(await runMain(argv, io)).toBe(2);
       expect(io.err + io.out).toContain('Usage: stockmock');
     },
