@@ -5,7 +5,11 @@ export { loadConfig, DEFAULTS, type ConfigRequest } from './config/load-config.t
 export type { Config } from './config/config-schema.ts';
 export { loadSpec, SHIPPED_SPEC, type LoadedSpec } from './spec/load-spec.ts';
 export { loadCatalog, parseCatalog } from './catalog/load-catalog.ts';
-export { createCatalogStore, type CatalogStore } from './catalog/catalog-store.ts';
+export {
+  createScenarioStore,
+  DEFAULT_SCENARIO,
+  type ScenarioStore,
+} from './scenarios/scenario-store.ts';
 export type { Catalog, Product } from './catalog/catalog.ts';
 export { SourceError, type SourceIssue } from './problems/source-error.ts';
 export { runMain } from './cli/main.ts';

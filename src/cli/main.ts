@@ -3,13 +3,19 @@ import { parseArgs } from 'node:util';
 import { SourceError } from '../problems/source-error.ts';
 import type { Command } from './command.ts';
 import { contractCommand } from './commands/contract.ts';
+import { fixturesGenerateCommand } from './commands/fixtures-generate.ts';
 import { serveCommand } from './commands/serve.ts';
 import { validateCommand } from './commands/validate.ts';
 import { describeFailure } from './describe-failure.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
 
-export const COMMANDS: readonly Command[] = [serveCommand, contractCommand, validateCommand];
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  contractCommand,
+  validateCommand,
+  fixturesGenerateCommand,
+];
 
 export function usage(): string {
   return [

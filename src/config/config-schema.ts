@@ -12,11 +12,26 @@ export const ConfigSchema = Type.Object(
     baseUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
     spec: Type.String({ minLength: 1 }),
     fixtures: Type.String({ minLength: 1 }),
+    /** Named data sets: a fixture file, or a catalogue generated at start. */
     scenarios: Type.Record(
-      Type.String({ pattern: '^[A-Za-z0-9_.-]+$' }),
-      Type.String({ minLength: 1 }),
+      Type.String({ pattern: '^(?!default$)[A-Za-z0-9_.-]+$' }),
+      Type.Union([
+        Type.String({ minLength: 1 }),
+        Type.Object(
+          {
+            generate: Type.Object(
+              {
+                count: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+                seed: Type.Optional(Type.Integer({ minimum: 0 })),
+              },
+              { additionalProperties: false },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ]),
     ),
-    /** Chosen at start: serve this scenario's fixtures instead of `fixtures`. */
+    /** The scenario active at start; `default` (the `fixtures`) when absent. */
     scenario: Type.Optional(Type.String({ minLength: 1 })),
     tokens: Type.Array(
       Type.Object(

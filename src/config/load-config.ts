@@ -7,6 +7,7 @@ import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
+import { DEFAULT_SCENARIO } from '../scenarios/scenario-store.ts';
 import { ConfigSchema, type Config } from './config-schema.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 
@@ -64,21 +65,6 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
   layers.push({ name: 'command line', layer: resolvePaths(flags, request.cwd) });
 
   const merged = Object.assign({}, ...layers.map(({ layer }) => layer)) as Record<string, unknown>;
-  if (typeof merged['scenario'] === 'string') {
-    const scenarios = merged['scenarios'] as Record<string, string>;
-    const file = scenarios[merged['scenario']];
-    if (file === undefined) {
-      const known = Object.keys(scenarios).join(', ') || 'none configured';
-      throw new SourceError([
-        {
-          file: 'scenario',
-          field: 'scenario',
-          message: `unknown scenario "${merged['scenario']}" (known: ${known})`,
-        },
-      ]);
-    }
-    merged['fixtures'] = file;
-  }
   if (!validateConfig(merged)) {
     throw new SourceError(
       (validateConfig.errors ?? []).map((error) => ({
@@ -87,6 +73,17 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
         message: describeAjvError(error),
       })),
     );
+  }
+  const { scenario, scenarios } = merged;
+  if (scenario !== undefined && scenario !== DEFAULT_SCENARIO && !(scenario in scenarios)) {
+    const known = [DEFAULT_SCENARIO, ...Object.keys(scenarios)].join(', ');
+    throw new SourceError([
+      {
+        file: 'config',
+        field: 'scenario',
+        message: `unknown scenario "${scenario}" (known: ${known})`,
+      },
+    ]);
   }
   return deepFreeze(merged);
 }
@@ -146,7 +143,10 @@ function resolvePaths(layer: ConfigLayer, base: string): ConfigLayer {
   }
   if (layer.scenarios !== undefined) {
     resolved.scenarios = Object.fromEntries(
-      Object.entries(layer.scenarios).map(([name, file]) => [name, resolve(base, file)]),
+      Object.entries(layer.scenarios).map(([name, source]) => [
+        name,
+        typeof source === 'string' ? resolve(base, source) : source,
+      ]),
     );
   }
   return resolved;

@@ -1,8 +1,14 @@
 /** @module The composition root: config, spec and catalogue in, a Fastify app out (no listen). */
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { createTokenTable } from '../access/token-table.ts';
-import type { CatalogStore } from '../catalog/catalog-store.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
@@ -13,6 +19,7 @@ import accept from './plugins/accept.ts';
 import bearerAuth from './plugins/bearer-auth.ts';
 import docs from './plugins/docs.ts';
 import methodNotAllowed from './plugins/method-not-allowed.ts';
+import preferences from './plugins/preferences.ts';
 import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
 import { requestOrigin } from './request-origin.ts';
 import { metaHandlers } from './routes/meta.ts';
@@ -22,7 +29,7 @@ import { stockHandlers } from './routes/stock.ts';
 export interface AppDeps {
   readonly config: Config;
   readonly spec: LoadedSpec;
-  readonly catalogs: CatalogStore;
+  readonly catalogs: ScenarioStore;
   /** Fastify's logger option; off unless given. Tokens are redacted from it. */
   readonly logger?: FastifyServerOptions['logger'];
 }
@@ -69,6 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Preflights are answered for any path, without a token; a plain OPTIONS gets 204 too.
     strictPreflight: false,
   });
+  await app.register(preferences);
   await app.register(bearerAuth, { tokens: createTokenTable(config.tokens) });
   await app.register(accept);
   await app.register(methodNotAllowed, {
@@ -107,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         const result = handler({
           request,
           values: parsed.values,
-          catalog: catalogs.current,
+          catalog: scenarioCatalog(request, reply),
           origin: requestOrigin(request, config.baseUrl, fallbackHost),
         });
         return reply.type(result.type ?? 'application/json; charset=utf-8').send(result.body);
@@ -116,6 +124,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   await app.register(docs, { spec });
   return app;
+
+  /** The catalogue a request is served from: the active scenario, or the one it asks for. */
+  function scenarioCatalog(request: FastifyRequest, reply: FastifyReply): Catalog {
+    const scenario = request.preferences?.get('scenario');
+    if (scenario === undefined) return catalogs.current;
+    const catalog = catalogs.get(scenario);
+    if (catalog === undefined) {
+      throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, `No scenario is named "${scenario}".`, {
+        errors: [
+          {
+            parameter: 'Prefer',
+            in: 'header',
+            message: `scenario must be one of ${catalogs.names.join(', ')}`,
+          },
+        ],
+      });
+    }
+    void reply.header('preference-applied', `scenario=${scenario}`);
+    return catalog;
+  }
 }
 
 /** Whatever logger is configured, an Authorization header never reaches it. */

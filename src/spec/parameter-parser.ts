@@ -41,7 +41,8 @@ export function createParameterParser(
   parameters: readonly OpenAPIV3_1.ParameterObject[],
   unknownParameters: UnknownParameters,
 ): ParameterParser {
-  const rules = parameters.map(toRule);
+  // Header parameters (Prefer) are read by the HTTP layer's own plugins.
+  const rules = parameters.filter((parameter) => parameter.in !== 'header').map(toRule);
   const queryNames = new Set(rules.filter((rule) => rule.in === 'query').map((rule) => rule.name));
   const known = [...queryNames].join(', ') || 'none';
 

@@ -1,3 +1,6 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -67,5 +70,35 @@ describe('bin/stockmock.js serve (one real process)', () => {
     expect(await exit).toBe(0);
     expect(log).not.toContain('quantity-demo-token');
     expect(log).not.toContain('a-wrong-secret-token');
+  });
+});
+
+describe('stockmock fixtures generate', () => {
+  it('writes byte-identical output for the same seed, to stdout', async () => {
+    const first = memoryIo(root);
+    const second = memoryIo(root);
+    expect(await runMain(['fixtures', 'generate', '--count', '50', '--seed', '3'], first)).toBe(0);
+    await runMain(['fixtures', 'generate', '--count', '50', '--seed', '3'], second);
+    expect(first.out).toBe(second.out);
+    expect(first.out.startsWith('products:\n  - { id: 1, name: ')).toBe(true);
+  });
+
+  it('writes a file that validate accepts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-generate-'));
+    const out = join(dir, 'big.yaml');
+    expect(
+      await runMain(['fixtures', 'generate', '--count', '500', '--out', out], memoryIo(root)),
+    ).toBe(0);
+    const io = memoryIo(root);
+    expect(await runMain(['validate', '--fixtures', out], io)).toBe(0);
+    expect(io.out).toContain('500 products');
+  });
+
+  it.each([
+    [['fixtures', 'generate']],
+    [['fixtures', 'make', '--count', '1']],
+    [['fixtures', 'generate', '--count', 'x']],
+  ])('exits 2 on %j', async (argv) => {
+    expect(await runMain(argv, memoryIo(root))).toBe(2);
   });
 });

@@ -3,7 +3,7 @@
  * tests assert that the checker catches each one, and by which check.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CatalogStore } from '../../src/catalog/catalog-store.ts';
+import type { ScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import type { Config } from '../../src/config/config-schema.ts';
 
 export interface Mutant {
@@ -11,7 +11,7 @@ export interface Mutant {
   /** The check that must fail against it. */
   readonly caughtBy: string;
   readonly config?: Partial<Config>;
-  readonly mutate?: (app: FastifyInstance, catalogs: CatalogStore) => void;
+  readonly mutate?: (app: FastifyInstance, catalogs: ScenarioStore) => void;
 }
 
 type Json = Record<string, unknown> & { data?: unknown; links?: Record<string, string | null> };

@@ -1,7 +1,7 @@
 /** The real server on a real port, driven by real fetch; every answer is checked against the spec. */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogStore } from '../../src/catalog/catalog-store.ts';
+import type { ScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { createCatalog, type Product } from '../../src/catalog/catalog.ts';
 import { foldName } from '../../src/catalog/fold-name.ts';
 import { toProduct } from '../../src/catalog/load-catalog.ts';
@@ -10,7 +10,7 @@ import { listenLive, type LiveServer } from '../helpers/live-server.ts';
 import { bearer, buildTestApp, QUANTITY_TOKEN, STATUS_TOKEN } from '../helpers/test-app.ts';
 
 let server: LiveServer;
-let catalogs: CatalogStore;
+let catalogs: ScenarioStore;
 let shipped: readonly Product[];
 beforeAll(async () => {
   const built = await buildTestApp();

@@ -1,6 +1,6 @@
 /** @module Builds the app for tests: the shipped spec, a catalogue from YAML text or a file. */
 import type { FastifyInstance } from 'fastify';
-import { createCatalogStore, type CatalogStore } from '../../src/catalog/catalog-store.ts';
+import { createScenarioStore, type ScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { loadCatalog, parseCatalog } from '../../src/catalog/load-catalog.ts';
 import type { Config } from '../../src/config/config-schema.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
@@ -25,12 +25,12 @@ export interface TestAppOptions {
 
 export async function buildTestApp(
   options: TestAppOptions = {},
-): Promise<{ app: FastifyInstance; catalogs: CatalogStore }> {
+): Promise<{ app: FastifyInstance; catalogs: ScenarioStore }> {
   const catalog =
     options.fixture === undefined
       ? await loadCatalog(DEFAULTS.fixtures)
       : parseCatalog('test.yaml', options.fixture);
-  const catalogs = createCatalogStore(catalog);
+  const catalogs = createScenarioStore(catalog);
   const app = await buildApp({
     config: { ...DEFAULTS, ...options.config },
     spec: await shippedSpecOnce(),

@@ -46,13 +46,15 @@ describe('loadConfig', () => {
     expect(flagged).toMatchObject({ port: 5003, host: '0.0.0.0', logLevel: 'warn' });
   });
 
-  it('resolves a config file’s paths against its folder, and the scenario picks the fixtures', async () => {
+  it('resolves a config file’s paths against its folder, and --scenario picks the active scenario', async () => {
     const cwd = await folderWith({
       'stockmock.config.yaml': 'fixtures: data/a.yaml\nscenarios:\n  empty: data/empty.yaml\n',
     });
     expect((await loadConfig({ cwd, env: {} })).fixtures).toBe(join(cwd, 'data/a.yaml'));
     const config = await loadConfig({ cwd, env: {}, flags: { scenario: 'empty' } });
-    expect(config.fixtures).toBe(join(cwd, 'data/empty.yaml'));
+    expect(config.scenario).toBe('empty');
+    expect(config.scenarios['empty']).toBe(join(cwd, 'data/empty.yaml'));
+    expect(config.fixtures).toBe(join(cwd, 'data/a.yaml'));
   });
 
   it('reads tokens and CORS origins from the environment', async () => {

@@ -1,6 +1,6 @@
 /** @module `stockmock serve`: load, validate, listen. */
-import { loadCatalog } from '../../catalog/load-catalog.ts';
-import { createCatalogStore } from '../../catalog/catalog-store.ts';
+import { loadScenarios } from '../../scenarios/load-scenarios.ts';
+import { createScenarioStore, DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { buildApp } from '../../http/build-app.ts';
 import { closeOnSignals, startServer } from '../../http/start-server.ts';
@@ -19,16 +19,25 @@ export const serveCommand: Command = {
     const config = await loadConfig({ cwd: io.cwd, env: io.env, ...configFlags(args) });
     // Everything is loaded and validated before the port opens: no start on bad data.
     const spec = await loadSpec(config.spec);
-    const catalog = await loadCatalog(config.fixtures);
+    const catalogs = createScenarioStore(
+      await loadScenarios(config),
+      config.scenario ?? DEFAULT_SCENARIO,
+    );
+    const catalog = catalogs.current;
     const app = await buildApp({
       config,
       spec,
-      catalogs: createCatalogStore(catalog),
+      catalogs,
       logger: { level: config.logLevel },
     });
     const server = await startServer(app, config);
     app.log.info(
-      { products: catalog.products.length, fixtures: catalog.source, tokens: config.tokens.length },
+      {
+        products: catalog.products.length,
+        scenario: catalogs.active,
+        source: catalog.source,
+        scenarios: catalogs.names,
+      },
       `serving ${String(catalog.products.length)} products on ${server.url} (docs: ${server.url}/docs)`,
     );
     await new Promise<void>((resolve) => {

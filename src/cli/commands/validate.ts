@@ -1,6 +1,7 @@
-/** @module `stockmock validate`: check spec, config and every fixture file; exit 1 on errors. */
-import { loadCatalog } from '../../catalog/load-catalog.ts';
+/** @module `stockmock validate`: check spec, config and every scenario's data; exit 1 on errors. */
 import { loadConfig } from '../../config/load-config.ts';
+import { loadScenario, type ScenarioSource } from '../../scenarios/load-scenarios.ts';
+import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
 import type { Command } from '../command.ts';
 import { CONFIG_FLAGS, configFlags } from '../config-flags.ts';
@@ -14,23 +15,25 @@ export const validateCommand: Command = {
   async run(args, io) {
     const config = await loadConfig({ cwd: io.cwd, env: io.env, ...configFlags(args) });
     io.write('ok   config\n');
+    const scenarios: [string, ScenarioSource][] = [
+      [DEFAULT_SCENARIO, config.fixtures],
+      ...Object.entries(config.scenarios),
+    ];
     const checks: [string, () => Promise<string>][] = [
       [
         config.spec,
         async () =>
           `${String(Object.keys((await loadSpec(config.spec)).document.paths ?? {}).length)} paths`,
       ],
-      ...[...new Set([config.fixtures, ...Object.values(config.scenarios)])].map(
-        (file): [string, () => Promise<string>] => [
-          file,
-          async () => `${String((await loadCatalog(file)).products.length)} products`,
-        ],
-      ),
+      ...scenarios.map(([name, source]): [string, () => Promise<string>] => [
+        typeof source === 'string' ? `${source} (scenario ${name})` : `scenario ${name}`,
+        async () => `${String((await loadScenario(source)).products.length)} products`,
+      ]),
     ];
     let failed = 0;
-    for (const [file, check] of checks) {
+    for (const [label, check] of checks) {
       try {
-        io.write(`ok   ${file} (${await check()})\n`);
+        io.write(`ok   ${label}: ${await check()}\n`);
       } catch (error) {
         failed += 1;
         io.error(`FAIL ${describeFailure(error)}\n`);

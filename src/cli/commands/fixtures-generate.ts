@@ -1,0 +1,78 @@
+/** @module `stockmock fixtures generate`: a seeded, realistic catalogue as a fixture file. */
+import { createWriteStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { once } from 'node:events';
+import { FIXTURE_HEADER, formatFixtureLine } from '../../generate/format-fixture.ts';
+import { generateProducts } from '../../generate/generate-products.ts';
+import type { Command, ParsedArgs } from '../command.ts';
+import type { CliIo } from '../io.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const fixturesGenerateCommand: Command = {
+  name: 'fixtures',
+  summary: 'fixtures generate: write a seeded, realistic catalogue',
+  usage: 'stockmock fixtures generate --count N [--seed S] [--out FILE]',
+  flags: { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } },
+  async run(args, io) {
+    const [action, ...extra] = args.positionals;
+    if (action !== 'generate' || extra.length > 0)
+      throw new UsageError('fixtures: the only action is "generate"');
+    const count = integer(args, 'count', undefined);
+    const seed = integer(args, 'seed', 1);
+    const out =
+      typeof args.flags['out'] === 'string' ? resolve(io.cwd, args.flags['out']) : undefined;
+    await writeCatalog({ count, seed }, out, io);
+    if (out !== undefined)
+      io.error(`Wrote ${String(count)} products (seed ${String(seed)}) to ${out}\n`);
+    return 0;
+  },
+};
+
+function integer(args: ParsedArgs, name: string, fallback: number | undefined): number {
+  const text = args.flags[name];
+  if (text === undefined && fallback !== undefined) return fallback;
+  if (typeof text !== 'string' || !/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(
+      `fixtures generate: --${name} must be a whole number${text === undefined ? '' : `, not "${String(text)}"`}`,
+    );
+  }
+  return Number(text);
+}
+
+/** Streams the YAML to the file or to stdout, in chunks; a progress bar on a terminal. */
+async function writeCatalog(
+  options: { count: number; seed: number },
+  out: string | undefined,
+  io: CliIo,
+): Promise<void> {
+  const stream = out === undefined ? undefined : createWriteStream(out);
+  const write = async (text: string) => {
+    if (stream === undefined) io.write(text);
+    else if (!stream.write(text)) await once(stream, 'drain');
+  };
+  await write(FIXTURE_HEADER);
+  let chunk = '';
+  let done = 0;
+  const step = Math.max(1, Math.floor(options.count / 100));
+  for (const product of generateProducts(options)) {
+    chunk += formatFixtureLine(product);
+    done += 1;
+    if (done % step === 0 || done === options.count) {
+      await write(chunk);
+      chunk = '';
+      io.progress?.(progressBar(done, options.count));
+    }
+  }
+  await write(chunk);
+  io.progress?.('');
+  if (stream !== undefined) {
+    stream.end();
+    await once(stream, 'finish');
+  }
+}
+
+function progressBar(done: number, total: number): string {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done)}/${String(total)} products`;
+}

@@ -1,0 +1,32 @@
+/** @module Every scenario of a config, loaded and validated before any of it is served. */
+import { createCatalog, type Catalog } from '../catalog/catalog.ts';
+import { loadCatalog, toProduct } from '../catalog/load-catalog.ts';
+import type { Config } from '../config/config-schema.ts';
+import { generateProducts } from '../generate/generate-products.ts';
+import { DEFAULT_SCENARIO } from './scenario-store.ts';
+
+export type ScenarioSource = Config['scenarios'][string];
+
+/** Loads one scenario: a fixture file, or a catalogue generated from a count and a seed. */
+export async function loadScenario(source: ScenarioSource): Promise<Catalog> {
+  if (typeof source === 'string') return loadCatalog(source);
+  const { count, seed = 1 } = source.generate;
+  return createCatalog(`generated: ${String(count)} products, seed ${String(seed)}`, [
+    ...Array.from(generateProducts({ count, seed }), toProduct),
+  ]);
+}
+
+/**
+ * Loads `default` (the `fixtures`) and every named scenario. Rejects on the first file that
+ * fails, so that nothing is served, or swapped in, unless all of it is valid.
+ */
+export async function loadScenarios(config: Config): Promise<ReadonlyMap<string, Catalog>> {
+  const entries: [string, ScenarioSource][] = [
+    [DEFAULT_SCENARIO, config.fixtures],
+    ...Object.entries(config.scenarios),
+  ];
+  const catalogs = await Promise.all(
+    entries.map(async ([name, source]) => [name, await loadScenario(source)] as const),
+  );
+  return new Map(catalogs);
+}

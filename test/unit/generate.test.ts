@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
+import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
+import { FIXTURE_HEADER, formatFixtureLine } from '../../src/generate/format-fixture.ts';
+import { generateProducts } from '../../src/generate/generate-products.ts';
+
+const products = (count: number, seed: number) => [...generateProducts({ count, seed })];
+
+describe('generateProducts', () => {
+  it('is deterministic for a seed, and differs between seeds', () => {
+    expect(products(200, 9)).toEqual(products(200, 9));
+    expect(products(200, 9)).not.toEqual(products(200, 10));
+  });
+
+  it('gives ids 1…count, realistic names and extra fields, and every status', () => {
+    const generated = products(2000, 1);
+    expect(generated.map((product) => product.id)).toEqual(
+      Array.from({ length: 2000 }, (_, i) => i + 1),
+    );
+    expect(generated[0]?.name).toMatch(/^\S+ \S+ \S+$/);
+    expect(Object.keys(generated[0] ?? {})).toEqual(
+      expect.arrayContaining(['category', 'material', 'price_eur', 'sku']),
+    );
+    const statuses = new Set(generated.map((product) => toProduct(product).status));
+    expect([...statuses].sort()).toEqual([...STOCK_STATUSES].sort());
+    expect(generated.some((product) => product.quantity === null)).toBe(true);
+  });
+
+  it('writes YAML that loads back as the same catalogue', () => {
+    const generated = products(300, 4);
+    const text = FIXTURE_HEADER + generated.map(formatFixtureLine).join('');
+    const loaded = parseCatalog('generated.yaml', text);
+    expect(loaded.products).toEqual(generated.map(toProduct));
+  });
+});
