@@ -2,15 +2,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AccessLevel } from './access-level.ts';
 
-export interface TokenGrant {
+export interface TokenGrant<Level extends string = AccessLevel> {
   readonly token: string;
-  readonly level: AccessLevel;
+  readonly level: Level;
 }
 
 /** Looks a presented token up. Holds digests only, so no token can leak from it. */
-export interface TokenTable {
+export interface TokenTable<Level extends string = AccessLevel> {
   /** The level of the token, or undefined when no configured token matches. */
-  levelOf(presented: string): AccessLevel | undefined;
+  levelOf(presented: string): Level | undefined;
   readonly size: number;
 }
 
@@ -19,13 +19,15 @@ export interface TokenTable {
  * whatever the token's length, and every configured token is compared on every lookup, so the
  * time taken says nothing about how close a guess was or which entry matched.
  */
-export function createTokenTable(grants: readonly TokenGrant[]): TokenTable {
+export function createTokenTable<Level extends string = AccessLevel>(
+  grants: readonly TokenGrant<Level>[],
+): TokenTable<Level> {
   const entries = grants.map((grant) => ({ digest: digest(grant.token), level: grant.level }));
   return {
     size: entries.length,
     levelOf(presented) {
       const candidate = digest(presented);
-      let level: AccessLevel | undefined;
+      let level: Level | undefined;
       for (const entry of entries) {
         if (timingSafeEqual(entry.digest, candidate) && level === undefined) level = entry.level;
       }

@@ -50,6 +50,19 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** The admin API: off unless a token is set. */
+    admin: Type.Optional(
+      Type.Object(
+        {
+          token: Type.Optional(Type.String({ minLength: 8, pattern: '^[\\x21-\\x7e]+$' })),
+          /** How many requests the journal keeps; the oldest go first. Default 1000. */
+          journalSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** Reload changed fixture and config files. */
+    watch: Type.Boolean(),
     logLevel: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
       type: 'string',
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

@@ -45,6 +45,7 @@ export const DEFAULTS: Config = {
   ],
   unknownQueryParameters: 'reject',
   cors: { origins: '*' },
+  watch: false,
   logLevel: 'info',
 };
 
@@ -65,6 +66,9 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
   layers.push({ name: 'command line', layer: resolvePaths(flags, request.cwd) });
 
   const merged = Object.assign({}, ...layers.map(({ layer }) => layer)) as Record<string, unknown>;
+  // `admin` merges one level deep, so that STOCKMOCK_ADMIN_TOKEN keeps a file's journalSize.
+  const admins = layers.flatMap(({ layer }) => (layer.admin === undefined ? [] : [layer.admin]));
+  if (admins.length > 0) merged['admin'] = Object.assign({}, ...admins) as unknown;
   if (!validateConfig(merged)) {
     throw new SourceError(
       (validateConfig.errors ?? []).map((error) => ({
@@ -88,7 +92,8 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
   return deepFreeze(merged);
 }
 
-async function findConfigFile(request: ConfigRequest): Promise<string | undefined> {
+/** The config file a request names or finds; undefined when there is none. */
+export async function findConfigFile(request: ConfigRequest): Promise<string | undefined> {
   const named = request.configFile ?? request.env['STOCKMOCK_CONFIG'];
   if (named !== undefined) return resolve(request.cwd, named);
   const candidate = resolve(request.cwd, DEFAULT_CONFIG_FILE);
@@ -164,6 +169,8 @@ const ENV_FIELDS = {
   STOCKMOCK_UNKNOWN_QUERY_PARAMETERS: 'unknownQueryParameters',
   STOCKMOCK_CORS_ORIGINS: 'cors',
   STOCKMOCK_LOG_LEVEL: 'logLevel',
+  STOCKMOCK_ADMIN_TOKEN: 'admin',
+  STOCKMOCK_WATCH: 'watch',
 } as const satisfies Record<string, keyof Config>;
 
 const ENV_NAME_OF: Record<string, string> = Object.fromEntries(
@@ -186,6 +193,14 @@ function fromEnvText(field: keyof Config, text: string): unknown {
   switch (field) {
     case 'port':
       return /^\d+$/.test(text) ? Number(text) : text;
+    case 'admin':
+      return { token: text };
+    case 'watch':
+      return text === 'true' || text === '1'
+        ? true
+        : text === 'false' || text === '0'
+          ? false
+          : text;
     case 'cors':
       return { origins: text.trim() === '*' ? '*' : splitList(text) };
     case 'tokens':

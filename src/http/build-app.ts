@@ -7,12 +7,15 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { createTokenTable } from '../access/token-table.ts';
+import { adminApi } from '../admin/admin-api.ts';
+import { createRequestJournal, type JournalEntry } from '../admin/request-journal.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
-import type { LoadedSpec } from '../spec/load-spec.ts';
+import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
@@ -30,6 +33,8 @@ export interface AppDeps {
   readonly config: Config;
   readonly spec: LoadedSpec;
   readonly catalogs: ScenarioStore;
+  /** Reloads config and data for the admin API; default: the same config, files read anew. */
+  readonly reloader?: Reloader;
   /** Fastify's logger option; off unless given. Tokens are redacted from it. */
   readonly logger?: FastifyServerOptions['logger'];
 }
@@ -123,6 +128,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   await app.register(docs, { spec });
+  const adminToken = config.admin?.token;
+  if (adminToken !== undefined) {
+    const journal = createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE);
+    app.addHook('onResponse', async (request, reply) => {
+      if (!request.url.startsWith('/__admin') && !request.url.startsWith('/docs')) {
+        journal.record(journalEntry(request, reply));
+      }
+    });
+    const reloader =
+      deps.reloader ??
+      createReloader({ store: catalogs, initialConfig: config, readConfig: async () => config });
+    await app.register(adminApi, {
+      prefix: '/__admin',
+      token: adminToken,
+      spec: await loadSpec(ADMIN_SPEC),
+      journal,
+      scenarios: catalogs,
+      reloader,
+    });
+  }
   return app;
 
   /** The catalogue a request is served from: the active scenario, or the one it asks for. */
@@ -144,6 +169,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void reply.header('preference-applied', `scenario=${scenario}`);
     return catalog;
   }
+}
+
+const DEFAULT_JOURNAL_SIZE = 1000;
+
+/** What the journal keeps of a request: never its token, only the level the token gave. */
+function journalEntry(request: FastifyRequest, reply: FastifyReply): JournalEntry {
+  const applied = reply.getHeader('preference-applied');
+  const scenario = typeof applied === 'string' ? /^scenario=(.+)$/.exec(applied)?.[1] : undefined;
+  const entry: JournalEntry = {
+    time: new Date().toISOString(),
+    method: request.method,
+    path: request.url.split('?', 1)[0] ?? '',
+    query: { ...(request.query as Record<string, string | string[]>) },
+    level: request.accessLevel ?? 'none',
+    status: reply.statusCode,
+    ms: Math.round(reply.elapsedTime * 100) / 100,
+  };
+  return scenario === undefined ? entry : { ...entry, scenario };
 }
 
 /** Whatever logger is configured, an Authorization header never reaches it. */

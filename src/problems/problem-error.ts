@@ -2,7 +2,7 @@
 import type { ProblemType } from './problem-types.ts';
 
 /** Where a bad parameter was found. */
-export type ParameterLocation = 'query' | 'path' | 'header';
+export type ParameterLocation = 'query' | 'path' | 'header' | 'body';
 
 /** One bad parameter of a 400 answer. */
 export interface ParameterIssue {
@@ -18,6 +18,8 @@ export interface ProblemBody {
   readonly status: number;
   readonly detail: string;
   readonly errors?: readonly ParameterIssue[];
+  /** Further extension members (RFC 9457 §3.2), such as `issues` of a refused reload. */
+  readonly [extension: string]: unknown;
 }
 
 /**
@@ -30,6 +32,7 @@ export class ProblemError extends Error {
   readonly problem: ProblemType;
   readonly detail: string;
   readonly errors: readonly ParameterIssue[] | undefined;
+  readonly extensions: Readonly<Record<string, unknown>>;
   /** Response headers the problem needs (`WWW-Authenticate`, `Allow`). */
   readonly headers: Readonly<Record<string, string>>;
 
@@ -38,6 +41,7 @@ export class ProblemError extends Error {
     detail: string,
     errors: readonly ParameterIssue[] | undefined,
     headers: Readonly<Record<string, string>>,
+    extensions: Readonly<Record<string, unknown>>,
   ) {
     super(detail);
     this.name = 'ProblemError';
@@ -45,14 +49,25 @@ export class ProblemError extends Error {
     this.detail = detail;
     this.errors = errors;
     this.headers = headers;
+    this.extensions = extensions;
   }
 
   static from(
     problem: ProblemType,
     detail: string,
-    extras: { errors?: readonly ParameterIssue[]; headers?: Record<string, string> } = {},
+    extras: {
+      errors?: readonly ParameterIssue[];
+      headers?: Record<string, string>;
+      extensions?: Record<string, unknown>;
+    } = {},
   ): ProblemError {
-    return new ProblemError(problem, detail, extras.errors, extras.headers ?? {});
+    return new ProblemError(
+      problem,
+      detail,
+      extras.errors,
+      extras.headers ?? {},
+      extras.extensions ?? {},
+    );
   }
 
   get status(): number {
@@ -61,6 +76,7 @@ export class ProblemError extends Error {
 
   toJSON(): ProblemBody {
     const body = {
+      ...this.extensions,
       type: this.problem.type,
       title: this.problem.title,
       status: this.problem.status,

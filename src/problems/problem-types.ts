@@ -10,8 +10,8 @@ export interface ProblemType {
 const base = 'urn:problem-type:stockmock:';
 
 /**
- * Every problem the HTTP surface can give. Each is declared in `spec/openapi.yaml` and listed
- * in the README; a test keeps the three in step.
+ * Every problem the HTTP surface can give. Each is declared in `spec/openapi.yaml` or, for the
+ * admin API, `spec/admin-openapi.yaml`, and listed in the README; a test keeps them in step.
  */
 export const PROBLEMS = {
   INVALID_PARAMETERS: {
@@ -27,6 +27,7 @@ export const PROBLEMS = {
     status: 405,
   },
   NOT_ACCEPTABLE: { type: `${base}not-acceptable`, title: 'Not acceptable', status: 406 },
+  RELOAD_REFUSED: { type: `${base}reload-refused`, title: 'Reload refused', status: 422 },
   INTERNAL: { type: `${base}internal`, title: 'Internal error', status: 500 },
 } as const satisfies Record<string, ProblemType>;
 

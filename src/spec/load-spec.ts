@@ -18,6 +18,9 @@ export interface LoadedSpec {
 /** The spec shipped with stockmock. */
 export const SHIPPED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 
+/** The admin API's own spec. */
+export const ADMIN_SPEC = fileURLToPath(new URL('../../spec/admin-openapi.yaml', import.meta.url));
+
 /** Reads a spec file and checks it against the OpenAPI schema; throws with the reason if invalid. */
 export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec> {
   const document = parse(await readFile(file, 'utf8')) as OpenAPIV3_1.Document;

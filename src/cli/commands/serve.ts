@@ -1,9 +1,14 @@
-/** @module `stockmock serve`: load, validate, listen. */
-import { loadScenarios } from '../../scenarios/load-scenarios.ts';
-import { createScenarioStore, DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
-import { loadConfig } from '../../config/load-config.ts';
+/** @module `stockmock serve`: load, validate, listen; reload on --watch, SIGHUP and the admin API. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config/config-schema.ts';
+import { findConfigFile, loadConfig, type ConfigRequest } from '../../config/load-config.ts';
 import { buildApp } from '../../http/build-app.ts';
 import { closeOnSignals, startServer } from '../../http/start-server.ts';
+import { formatSourceIssue } from '../../problems/source-error.ts';
+import { loadScenarios } from '../../scenarios/load-scenarios.ts';
+import { createReloader, type Reloader } from '../../scenarios/reloader.ts';
+import { createScenarioStore, DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
+import { watchFiles, type FileWatch } from '../../scenarios/watch-files.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
 import type { Command } from '../command.ts';
 import { CONFIG_FLAGS, configFlags } from '../config-flags.ts';
@@ -13,24 +18,34 @@ export const serveCommand: Command = {
   summary: 'Serve the stock API from the spec and the fixtures',
   usage:
     'stockmock serve [--config FILE] [--fixtures FILE] [--scenario NAME] [--port N] [--host H]\n' +
-    '                [--spec FILE] [--base-url URL] [--log-level LEVEL]',
-  flags: CONFIG_FLAGS,
+    '                [--spec FILE] [--base-url URL] [--log-level LEVEL] [--watch]',
+  flags: { ...CONFIG_FLAGS, watch: { type: 'boolean' } },
   async run(args, io) {
-    const config = await loadConfig({ cwd: io.cwd, env: io.env, ...configFlags(args) });
+    const fromFlags = configFlags(args);
+    const flags =
+      args.flags['watch'] === true ? { ...fromFlags.flags, watch: true } : fromFlags.flags;
+    const request: ConfigRequest = { cwd: io.cwd, env: io.env, ...fromFlags, flags };
+    const config = await loadConfig(request);
     // Everything is loaded and validated before the port opens: no start on bad data.
     const spec = await loadSpec(config.spec);
     const catalogs = createScenarioStore(
       await loadScenarios(config),
       config.scenario ?? DEFAULT_SCENARIO,
     );
-    const catalog = catalogs.current;
+    const reloader = createReloader({
+      store: catalogs,
+      initialConfig: config,
+      readConfig: () => loadConfig(request),
+    });
     const app = await buildApp({
       config,
       spec,
       catalogs,
+      reloader,
       logger: { level: config.logLevel },
     });
     const server = await startServer(app, config);
+    const catalog = catalogs.current;
     app.log.info(
       {
         products: catalog.products.length,
@@ -40,9 +55,56 @@ export const serveCommand: Command = {
       },
       `serving ${String(catalog.products.length)} products on ${server.url} (docs: ${server.url}/docs)`,
     );
+
+    const configFile = await findConfigFile(request);
+    let watch: FileWatch | undefined;
+    const rewatch = (current: Config): void => {
+      watch?.close();
+      watch = watchFiles(watchedFiles(current, configFile), (file) => {
+        void reloadAndLog(reloader, app.log, `${file} changed`).then(() => {
+          rewatch(reloader.config);
+        });
+      });
+    };
+    if (config.watch) {
+      rewatch(config);
+      app.log.info(`watching ${watchedFiles(config, configFile).join(', ')} for changes`);
+    }
+    const onHangup = (): void => {
+      void reloadAndLog(reloader, app.log, 'SIGHUP');
+    };
+    process.on('SIGHUP', onHangup);
+
     await new Promise<void>((resolve) => {
       closeOnSignals(server, resolve);
     });
+    process.off('SIGHUP', onHangup);
+    watch?.close();
     return 0;
   },
 };
+
+/** The config file and every fixture file the served data comes from. */
+function watchedFiles(config: Config, configFile: string | undefined): string[] {
+  const fixtures = [
+    config.fixtures,
+    ...Object.values(config.scenarios).filter((source) => typeof source === 'string'),
+  ];
+  return [...new Set(configFile === undefined ? fixtures : [configFile, ...fixtures])];
+}
+
+/** A refused reload is logged with file, line and field; the last good data stays served. */
+async function reloadAndLog(
+  reloader: Reloader,
+  log: FastifyBaseLogger,
+  why: string,
+): Promise<void> {
+  const result = await reloader.reload();
+  if (result.ok) log.info({ scenarios: result.scenarios }, `reloaded (${why})`);
+  else {
+    log.error(
+      { issues: result.issues.map(formatSourceIssue) },
+      `reload refused (${why}); still serving the last good data:\n${result.issues.map(formatSourceIssue).join('\n')}`,
+    );
+  }
+}

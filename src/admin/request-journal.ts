@@ -1,0 +1,67 @@
+/** @module A bounded journal of served requests, so a client team can assert what its client called. */
+import type { AccessLevel } from '../access/access-level.ts';
+
+export interface JournalEntry {
+  readonly time: string;
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string | readonly string[]>>;
+  /** The level the token gave; `none` for no token or an unknown one. Never the token. */
+  readonly level: AccessLevel | 'none';
+  readonly status: number;
+  readonly ms: number;
+  /** Set when the request chose a scenario with Prefer. */
+  readonly scenario?: string;
+}
+
+export interface JournalFilter {
+  readonly method?: string;
+  /** A path prefix. */
+  readonly path?: string;
+  readonly status?: number;
+  readonly level?: JournalEntry['level'];
+}
+
+export interface RequestJournal {
+  record(entry: JournalEntry): void;
+  /** Matching entries, oldest first. */
+  list(filter?: JournalFilter): JournalEntry[];
+  clear(): void;
+}
+
+/** A ring buffer: at most `size` entries; the oldest is dropped when a new one comes. */
+export function createRequestJournal(size: number): RequestJournal {
+  const ring: (JournalEntry | undefined)[] = new Array<JournalEntry | undefined>(size);
+  let next = 0;
+  let count = 0;
+  return {
+    record(entry) {
+      ring[next] = entry;
+      next = (next + 1) % size;
+      count = Math.min(count + 1, size);
+    },
+    list(filter = {}) {
+      const start = (next - count + size) % size;
+      const entries: JournalEntry[] = [];
+      for (let i = 0; i < count; i++) {
+        const entry = ring[(start + i) % size];
+        if (entry !== undefined && matches(entry, filter)) entries.push(entry);
+      }
+      return entries;
+    },
+    clear() {
+      ring.fill(undefined);
+      next = 0;
+      count = 0;
+    },
+  };
+}
+
+function matches(entry: JournalEntry, filter: JournalFilter): boolean {
+  return (
+    (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
+    (filter.path === undefined || entry.path.startsWith(filter.path)) &&
+    (filter.status === undefined || entry.status === filter.status) &&
+    (filter.level === undefined || entry.level === filter.level)
+  );
+}

@@ -1,0 +1,70 @@
+/** @module Reload config and data as one unit: all of it valid and swapped at once, or none of it. */
+import type { Config } from '../config/config-schema.ts';
+import type { SourceIssue } from '../problems/source-error.ts';
+import { SourceError } from '../problems/source-error.ts';
+import { loadScenarios } from './load-scenarios.ts';
+import type { ScenarioStore } from './scenario-store.ts';
+
+export type ReloadResult =
+  | { readonly ok: true; readonly scenarios: Readonly<Record<string, number>> }
+  | { readonly ok: false; readonly issues: readonly SourceIssue[] };
+
+export interface Reloader {
+  /** Re-reads the config and every scenario; swaps only if all of it is valid. */
+  reload(): Promise<ReloadResult>;
+  /** The config the served data came from (the last good one). */
+  readonly config: Config;
+}
+
+/**
+ * Builds the complete new set of catalogues first and swaps the store's reference only when every
+ * file was valid; on any error the last good data stays served. Reloads run one at a time: a
+ * reload asked for while one runs is queued once behind it (editors save in bursts).
+ */
+export function createReloader(options: {
+  readonly store: ScenarioStore;
+  readonly initialConfig: Config;
+  readonly readConfig: () => Promise<Config>;
+}): Reloader {
+  let config = options.initialConfig;
+  let running: Promise<ReloadResult> | undefined;
+  let queued: Promise<ReloadResult> | undefined;
+
+  const once = async (): Promise<ReloadResult> => {
+    try {
+      const next = await options.readConfig();
+      const catalogs = await loadScenarios(next);
+      options.store.replaceAll(catalogs);
+      config = next;
+      return {
+        ok: true,
+        scenarios: Object.fromEntries(
+          [...catalogs].map(([name, catalog]) => [name, catalog.products.length]),
+        ),
+      };
+    } catch (error) {
+      if (error instanceof SourceError) return { ok: false, issues: error.issues };
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, issues: [{ file: 'reload', field: '', message }] };
+    }
+  };
+
+  return {
+    get config() {
+      return config;
+    },
+    reload() {
+      if (running === undefined) {
+        running = once().finally(() => {
+          running = undefined;
+        });
+        return running;
+      }
+      queued ??= running.then(() => {
+        queued = undefined;
+        return this.reload();
+      });
+      return queued;
+    },
+  };
+}
