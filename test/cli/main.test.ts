@@ -1,11 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../../src/cli/main.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
+import { spawnServe } from '../helpers/spawn-serve.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -41,35 +41,17 @@ describe('usage errors exit 2', () => {
 
 describe('bin/stockmock.js serve (one real process)', () => {
   it('listens on a free port, logs its URL without tokens, serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/stockmock.js', 'serve', '--port', '0'], {
-      cwd: root,
-      env: { ...process.env, STOCKMOCK_LOG_LEVEL: 'info' },
-    });
-    let log = '';
-    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`no URL logged:\n${log}`));
-      }, 20_000);
-      child.stdout.on('data', () => {
-        const match = /listening on (http:\/\/[^\s"]+)/.exec(log);
-        if (match?.[1] !== undefined) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
-    const response = await fetch(`${url}/v1/stock/1`, {
+    const server = await spawnServe([]);
+    const response = await fetch(`${server.url}/v1/stock/1`, {
       headers: { authorization: 'Bearer quantity-demo-token' },
     });
     expect(response.status).toBe(200);
-    await fetch(`${url}/v1/stock`, { headers: { authorization: 'Bearer a-wrong-secret-token' } });
-    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exit).toBe(0);
-    expect(log).not.toContain('quantity-demo-token');
-    expect(log).not.toContain('a-wrong-secret-token');
+    await fetch(`${server.url}/v1/stock`, {
+      headers: { authorization: 'Bearer a-wrong-secret-token' },
+    });
+    expect(await server.stop()).toBe(0);
+    expect(server.log()).not.toContain('quantity-demo-token');
+    expect(server.log()).not.toContain('a-wrong-secret-token');
   });
 });
 

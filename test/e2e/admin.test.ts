@@ -1,0 +1,222 @@
+/** The admin API on a real port: off by default, behind its token, and judged by its own spec. */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { DEFAULTS } from '../../src/config/load-config.ts';
+import { buildApp } from '../../src/http/build-app.ts';
+import { PROBLEMS } from '../../src/problems/problem-types.ts';
+import { loadScenarios } from '../../src/scenarios/load-scenarios.ts';
+import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
+import { ADMIN_SPEC, loadSpec } from '../../src/spec/load-spec.ts';
+import { recordResponse, validatorFor } from '../helpers/expect-spec.ts';
+import { listenLive, type LiveServer } from '../helpers/live-server.ts';
+import {
+  bearer,
+  buildTestApp,
+  QUANTITY_TOKEN,
+  shippedSpecOnce,
+  STATUS_TOKEN,
+} from '../helpers/test-app.ts';
+
+const ADMIN_TOKEN = 'admin-secret-for-tests';
+const fixture = (names: string[], quantity: number) =>
+  `products:\n${names.map((name, i) => `  - { id: ${String(i + 1)}, name: "${name}", quantity: ${String(quantity)} }`).join('\n')}\n`;
+
+let dir: string;
+let file: string;
+let server: LiveServer;
+const adminSpec = await loadSpec(ADMIN_SPEC);
+
+/** Calls the admin API and checks the answer against spec/admin-openapi.yaml. */
+async function admin(path: string, init: RequestInit = {}, token: string | null = ADMIN_TOKEN) {
+  const headers: Record<string, string> = {
+    ...(init.headers as Record<string, string> | undefined),
+  };
+  if (token !== null) headers['authorization'] = `Bearer ${token}`;
+  const response = await recordResponse(
+    await fetch(`${server.origin}${path}`, { ...init, headers }),
+  );
+  const findings = (await validatorFor(adminSpec)).validate(
+    init.method ?? 'GET',
+    path.split('?')[0] ?? '',
+    response,
+  );
+  expect(findings, `${init.method ?? 'GET'} ${path} does not match the admin spec`).toEqual([]);
+  return response;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stockmock-admin-'));
+  file = join(dir, 'products.yaml');
+  await writeFile(file, fixture(['Alpha one', 'Alpha two'], 1));
+  const config = {
+    ...DEFAULTS,
+    fixtures: file,
+    scenarios: { empty: join(dir, 'empty.yaml') },
+    admin: { token: ADMIN_TOKEN, journalSize: 5 },
+  };
+  await writeFile(join(dir, 'empty.yaml'), 'products: []\n');
+  const catalogs = createScenarioStore(await loadScenarios(config));
+  server = await listenLive(await buildApp({ config, spec: await shippedSpecOnce(), catalogs }));
+});
+afterAll(() => server.close());
+
+describe('the admin API', () => {
+  it('is off unless a token is configured: 404 like any unknown path', async () => {
+    const plain = await listenLive((await buildTestApp()).app);
+    try {
+      const response = await plain.fetch('/__admin/requests');
+      expect(response.status).toBe(404);
+      expect((await plain.fetch('/__admin/reload', { method: 'POST' })).status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('needs its token: 401 with the admin realm, invalid_token for a wrong one, a stock token is not enough', async () => {
+    expect((await admin('/__admin/requests', {}, null)).headers['www-authenticate']).toBe(
+      'Bearer realm="stockmock-admin"',
+    );
+    const wrong = await admin('/__admin/requests', {}, 'wrong-admin-token');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe(
+      'Bearer realm="stockmock-admin", error="invalid_token"',
+    );
+    expect((await admin('/__admin/config', {}, QUANTITY_TOKEN)).status).toBe(401);
+  });
+
+  it('journals stock requests with their level, never a token, bounded and filterable', async () => {
+    await admin('/__admin/requests', { method: 'DELETE' });
+    await server.fetch('/v1/stock?limit=1', { headers: bearer(STATUS_TOKEN) });
+    await server.fetch('/v1/stock/1', { headers: bearer(QUANTITY_TOKEN) });
+    await server.fetch('/v1/stock', { headers: bearer('a-wrong-token-value') });
+    const all = await admin('/__admin/requests');
+    const entries = (all.body as { requests: Record<string, unknown>[] }).requests;
+    expect(entries.map((entry) => [entry['path'], entry['level'], entry['status']])).toEqual([
+      ['/v1/stock', 'status', 200],
+      ['/v1/stock/1', 'quantity', 200],
+      ['/v1/stock', 'none', 401],
+    ]);
+    expect(entries[0]?.['query']).toEqual({ limit: '1' });
+    const text = JSON.stringify(entries);
+    for (const token of [STATUS_TOKEN, QUANTITY_TOKEN, 'a-wrong-token-value', ADMIN_TOKEN])
+      expect(text).not.toContain(token);
+
+    const filtered = await admin('/__admin/requests?level=quantity&path=/v1/stock/');
+    expect((filtered.body as { requests: unknown[] }).requests).toHaveLength(1);
+    expect((await admin('/__admin/requests?status=abc')).status).toBe(400);
+
+    for (let i = 0; i < 6; i++)
+      await server.fetch(`/v1/stock/${String(i + 1)}`, { headers: bearer(STATUS_TOKEN) });
+    const bounded = (await admin('/__admin/requests')).body as { requests: { path: string }[] };
+    expect(bounded.requests.map((entry) => entry.path)).toEqual([
+      '/v1/stock/2',
+      '/v1/stock/3',
+      '/v1/stock/4',
+      '/v1/stock/5',
+      '/v1/stock/6',
+    ]);
+    expect((await admin('/__admin/requests', { method: 'DELETE' })).status).toBe(204);
+    expect(((await admin('/__admin/requests')).body as { requests: unknown[] }).requests).toEqual(
+      [],
+    );
+  });
+
+  it('switches the scenario for everyone, and refuses an unknown one with a 400', async () => {
+    const json = { 'content-type': 'application/json' };
+    const switched = await admin('/__admin/scenario', {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ name: 'empty' }),
+    });
+    expect((switched.body as { active: string }).active).toBe('empty');
+    expect((await server.fetch('/healthz')).body).toEqual({ status: 'ok', products: 0 });
+    const unknown = await admin('/__admin/scenario', {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ name: 'nope' }),
+    });
+    expect(unknown.status).toBe(400);
+    expect(
+      (await admin('/__admin/scenario', { method: 'PUT', headers: json, body: '{oops' })).status,
+    ).toBe(400);
+    await admin('/__admin/scenario', {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ name: 'default' }),
+    });
+    expect(((await admin('/__admin/scenario')).body as { active: string }).active).toBe('default');
+  });
+
+  it('shows the effective config with every secret masked', async () => {
+    const config = (await admin('/__admin/config')).body as Record<string, unknown>;
+    expect(JSON.stringify(config)).not.toContain(STATUS_TOKEN);
+    expect(JSON.stringify(config)).not.toContain(ADMIN_TOKEN);
+    expect(config['admin']).toEqual({ token: '***', journalSize: 5 });
+  });
+
+  it('serves its own OpenAPI document', async () => {
+    expect(
+      ((await admin('/__admin/openapi.json')).body as { info: { title: string } }).info.title,
+    ).toBe('stockmock admin API');
+  });
+
+  it('reloads valid data, and refuses invalid data with file, line and field while keeping the old', async () => {
+    await writeFile(file, fixture(['Beta one', 'Beta two', 'Beta three'], 2));
+    const reloaded = await admin('/__admin/reload', { method: 'POST' });
+    expect(reloaded.body).toEqual({ reloaded: true, scenarios: { default: 3, empty: 0 } });
+
+    await writeFile(file, 'products:\n  - { id: 1, name: Broken, quantity: -4 }\n');
+    const refused = await admin('/__admin/reload', { method: 'POST' });
+    expect(refused.status).toBe(422);
+    expect((refused.body as { type: string }).type).toBe(PROBLEMS.RELOAD_REFUSED.type);
+    expect((refused.body as { issues: string[] }).issues).toEqual([
+      `${file}:2:38 products[0].quantity: must be >= 0`,
+    ]);
+    expect((await server.fetch('/healthz')).body).toEqual({ status: 'ok', products: 3 });
+  });
+});
+
+describe('reload under concurrent load', () => {
+  it('gives every response all-old or all-new data, and none fails', async () => {
+    const versions = [
+      fixture(
+        Array.from({ length: 60 }, (_, i) => `Old ${String(i)}`),
+        1,
+      ),
+      fixture(
+        Array.from({ length: 40 }, (_, i) => `New ${String(i)}`),
+        2,
+      ),
+    ];
+    await writeFile(file, versions[1] ?? '');
+    expect((await admin('/__admin/reload', { method: 'POST' })).status).toBe(200);
+    let stop = false;
+    const seen = new Set<string>();
+    const clients = Array.from({ length: 6 }, async () => {
+      while (!stop) {
+        const response = await server.fetch('/v1/products?limit=100', {
+          headers: bearer(QUANTITY_TOKEN),
+        });
+        expect(response.status).toBe(200);
+        const names = (response.body as { data: { name: string }[] }).data.map(
+          (item) => item.name.split(' ')[0],
+        );
+        const kinds = new Set(names);
+        expect(kinds.size, `one response mixed ${[...kinds].join(' and ')}`).toBe(1);
+        expect(names.length).toBe(names[0] === 'Old' ? 60 : 40);
+        seen.add(names[0] ?? '');
+      }
+    });
+    for (let i = 0; i < 10; i++) {
+      await writeFile(file, versions[i % 2] ?? '');
+      expect((await admin('/__admin/reload', { method: 'POST' })).status).toBe(200);
+    }
+    stop = true;
+    await Promise.all(clients);
+    expect([...seen].sort()).toEqual(['New', 'Old']);
+    expect(parseCatalog('x.yaml', versions[0] ?? '').products).toHaveLength(60);
+  });
+});
