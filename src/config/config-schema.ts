@@ -1,6 +1,7 @@
 /** @module The config schema: one source for the JSON Schema and the `Config` type. */
 import { Type, type Static } from '@sinclair/typebox';
 import { ACCESS_LEVELS, type AccessLevel } from '../access/access-level.ts';
+import { SimulationSchema } from '../simulation/simulation-schema.ts';
 
 const Level = Type.Unsafe<AccessLevel>({ type: 'string', enum: [...ACCESS_LEVELS] });
 
@@ -61,6 +62,8 @@ export const ConfigSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** Simulated latency, errors and rate limits; off unless set. */
+    simulation: Type.Optional(SimulationSchema),
     /** Reload changed fixture and config files. */
     watch: Type.Boolean(),
     logLevel: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({

@@ -1,5 +1,7 @@
 /** @module The composition root: config, spec and catalogue in, a Fastify app out (no listen). */
+import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
+import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -19,12 +21,14 @@ import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
-import bearerAuth from './plugins/bearer-auth.ts';
+import bearerAuth, { presentedToken } from './plugins/bearer-auth.ts';
 import docs from './plugins/docs.ts';
 import methodNotAllowed from './plugins/method-not-allowed.ts';
 import preferences from './plugins/preferences.ts';
 import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
+import { addPreferenceApplied } from './prefer.ts';
 import { requestOrigin } from './request-origin.ts';
+import simulation from '../simulation/simulation-plugin.ts';
 import { metaHandlers } from './routes/meta.ts';
 import { productHandlers } from './routes/products.ts';
 import { stockHandlers } from './routes/stock.ts';
@@ -35,6 +39,8 @@ export interface AppDeps {
   readonly catalogs: ScenarioStore;
   /** Reloads config and data for the admin API; default: the same config, files read anew. */
   readonly reloader?: Reloader;
+  /** How simulated latency waits; tests record it instead of waiting. */
+  readonly sleep?: (ms: number) => Promise<unknown>;
   /** Fastify's logger option; off unless given. Tokens are redacted from it. */
   readonly logger?: FastifyServerOptions['logger'];
 }
@@ -84,6 +90,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(preferences);
   await app.register(bearerAuth, { tokens: createTokenTable(config.tokens) });
   await app.register(accept);
+  const rateLimit = config.simulation?.rateLimit;
+  if (rateLimit !== undefined) {
+    // Registered after auth and Accept, so that a refused request does not use up the quota.
+    await app.register(fastifyRateLimit, {
+      global: false,
+      keyGenerator: (request) => rateLimitKey(request),
+      errorResponseBuilder: (_request, context) =>
+        ProblemError.from(
+          PROBLEMS.TOO_MANY_REQUESTS,
+          `Simulated rate limit: ${String(context.max)} requests per ${String(rateLimit.timeWindowMs)} ms per token; retry after ${context.after}.`,
+        ),
+    });
+  }
+  await app.register(simulation, {
+    simulation: config.simulation,
+    routes,
+    ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
+  });
   await app.register(methodNotAllowed, {
     resources: routes.map((route) => ({ url: route.url, methods: RESOURCE_METHODS })),
   });
@@ -103,7 +127,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.route({
       method: route.method,
       url: route.url,
-      config: { auth: route.auth, produces: route.produces },
+      config: {
+        auth: route.auth,
+        produces: route.produces,
+        operation: { id: route.operationId, statuses: route.statuses },
+        ...(rateLimit === undefined || route.auth !== 'bearer'
+          ? {}
+          : { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.timeWindowMs } }),
+      },
       handler: async (request, reply) => {
         const parsed = route.parseParameters({
           query: request.query as Record<string, string | string[]>,
@@ -166,12 +197,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ],
       });
     }
-    void reply.header('preference-applied', `scenario=${scenario}`);
+    addPreferenceApplied(reply, `scenario=${scenario}`);
     return catalog;
   }
 }
 
 const DEFAULT_JOURNAL_SIZE = 1000;
+
+/** Rate limits count per token (as a digest: the store never holds a token), else per address. */
+function rateLimitKey(request: FastifyRequest): string {
+  const token = presentedToken(request.headers.authorization);
+  return token === undefined
+    ? `ip:${request.ip}`
+    : `token:${createHash('sha256').update(token).digest('hex')}`;
+}
 
 /** What the journal keeps of a request: never its token, only the level the token gave. */
 function journalEntry(request: FastifyRequest, reply: FastifyReply): JournalEntry {

@@ -25,3 +25,15 @@ export function parsePrefer(
   }
   return preferences;
 }
+
+/** Adds one applied preference to the response's Preference-Applied header (RFC 7240 §3). */
+export function addPreferenceApplied(
+  reply: { getHeader(name: string): unknown; header(name: string, value: string): unknown },
+  preference: string,
+): void {
+  const current = reply.getHeader('preference-applied');
+  reply.header(
+    'preference-applied',
+    typeof current === 'string' ? `${current}, ${preference}` : preference,
+  );
+}

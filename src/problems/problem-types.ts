@@ -27,6 +27,12 @@ export const PROBLEMS = {
     status: 405,
   },
   NOT_ACCEPTABLE: { type: `${base}not-acceptable`, title: 'Not acceptable', status: 406 },
+  TOO_MANY_REQUESTS: { type: `${base}too-many-requests`, title: 'Too many requests', status: 429 },
+  SERVICE_UNAVAILABLE: {
+    type: `${base}service-unavailable`,
+    title: 'Service unavailable',
+    status: 503,
+  },
   RELOAD_REFUSED: { type: `${base}reload-refused`, title: 'Reload refused', status: 422 },
   INTERNAL: { type: `${base}internal`, title: 'Internal error', status: 500 },
 } as const satisfies Record<string, ProblemType>;

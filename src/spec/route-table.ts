@@ -20,6 +20,8 @@ export interface RouteDef {
   readonly auth: RouteAuth;
   /** Media types of the success response, for content negotiation. */
   readonly produces: readonly string[];
+  /** Every status the spec declares for the operation. */
+  readonly statuses: readonly number[];
   readonly parseParameters: ParameterParser;
 }
 
@@ -56,6 +58,7 @@ export function buildRouteTable(
       url: path.replaceAll(/\{([^}]+)\}/g, ':$1'),
       auth: security.length === 0 ? 'none' : 'bearer',
       produces: Object.keys(successResponse(operation)?.content ?? {}),
+      statuses: Object.keys(operation.responses).map(Number).filter(Number.isInteger),
       parseParameters: createParameterParser(parameters, unknownParameters),
     });
   }

@@ -2,24 +2,13 @@
 import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
 import { toProduct } from '../../src/catalog/load-catalog.ts';
 import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
+import { seededRandom } from '../../src/util/seeded-random.ts';
 
 const WOODS = ['Oak', 'Walnut', 'Beech', 'Ash', 'Élm', 'Teak', 'Maple', 'Straße', 'Birch', 'Pine'];
 const THINGS = ['table', 'chair', 'desk', 'shelf 100%', 'stool_2', 'bench', 'lamp *LED*', 'bed'];
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same catalogue. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function generatedCatalog(count: number, seed = 1): Catalog {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const products = Array.from({ length: count }, (_, index) => {
     const roll = next();

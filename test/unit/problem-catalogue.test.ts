@@ -7,7 +7,8 @@ import { shippedSpecOnce } from '../helpers/test-app.ts';
 
 const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
 const specs = await Promise.all([shippedSpecOnce(), loadSpec(ADMIN_SPEC)]);
-const answered = Object.values(PROBLEMS).filter((problem) => problem.status < 500);
+// INTERNAL is the one type no operation declares: a 500 is always a bug.
+const answered = Object.values(PROBLEMS).filter((problem) => problem !== PROBLEMS.INTERNAL);
 
 /** Every status code under which an operation of either spec answers with this problem type. */
 function declaredStatuses(type: string): Set<string> {

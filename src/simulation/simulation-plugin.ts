@@ -1,0 +1,160 @@
+/**
+ * @module Simulated latency, errors and rate limits, per route, wired once at declaration time.
+ *
+ * Rate limiting is @fastify/rate-limit's (per token, with `Retry-After`); this plugin adds what
+ * it lacks: latency, an error rate, and the per-request `Prefer: delay=MS` and `Prefer: code=N`.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { addPreferenceApplied } from '../http/prefer.ts';
+import { ProblemError } from '../problems/problem-error.ts';
+import { PROBLEMS } from '../problems/problem-types.ts';
+import type { RouteDef } from '../spec/route-table.ts';
+import { seededRandom } from '../util/seeded-random.ts';
+import { planFaults } from './plan-faults.ts';
+import type { Faults, Simulation } from './simulation-schema.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The spec's operationId of a route, and the statuses the spec declares for it. */
+    operation?: { readonly id: string; readonly statuses: readonly number[] };
+  }
+}
+
+export interface SimulationOptions {
+  readonly simulation: Simulation | undefined;
+  readonly routes: readonly RouteDef[];
+  /** Waits; tests pass one that records the delay instead of taking it. */
+  readonly sleep?: (ms: number) => Promise<unknown>;
+}
+
+/** The longest `Prefer: delay` honoured: a mock should not hold a connection for minutes. */
+const MAX_DELAY_MS = 60_000;
+
+export default fp(
+  // async: a setting that contradicts the spec rejects the start instead of hanging it.
+  async (app: FastifyInstance, options: SimulationOptions) => {
+    const simulation = options.simulation ?? {};
+    checkAgainstSpec(simulation, options.routes);
+    const random = seededRandom(simulation.seed ?? Date.now());
+    const wait = options.sleep ?? sleep;
+    const { routes: perRoute = {}, latency, errors } = simulation;
+    const global: Faults = {
+      ...(latency === undefined ? {} : { latency }),
+      ...(errors === undefined ? {} : { errors }),
+    };
+
+    app.addHook('onRoute', (route) => {
+      const operation = route.config?.operation;
+      // Only the stock API's own operations are simulated; docs, meta and admin stay reliable.
+      if (operation === undefined || route.config?.auth !== 'bearer') return;
+      const faults = perRoute[operation.id] ?? global;
+      const hooks = [route.onRequest ?? []].flat();
+      route.onRequest = [
+        ...hooks,
+        async (request: FastifyRequest, reply: FastifyReply) => {
+          const preferred = preferredFaults(request, reply, operation.statuses);
+          const plan = planFaults(faults, random);
+          const delayMs = preferred.delayMs ?? plan.delayMs;
+          if (delayMs > 0) await wait(delayMs);
+          const status = preferred.status ?? plan.errorStatus;
+          if (status !== undefined && status >= 400) throw simulatedProblem(status);
+        },
+      ];
+    });
+  },
+  { name: 'simulation', fastify: '5.x', dependencies: ['preferences'] },
+);
+
+/** `Prefer: delay=MS` and `Prefer: code=STATUS`; a value the route cannot honour is a 400. */
+function preferredFaults(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  statuses: readonly number[],
+): { delayMs?: number; status?: number } {
+  const delay = request.preferences?.get('delay');
+  const code = request.preferences?.get('code');
+  const result: { delayMs?: number; status?: number } = {};
+  if (delay !== undefined) {
+    if (!/^\d+$/.test(delay) || Number(delay) > MAX_DELAY_MS) {
+      throw badPreference(
+        `delay must be a whole number of milliseconds up to ${String(MAX_DELAY_MS)}`,
+      );
+    }
+    result.delayMs = Number(delay);
+    addPreferenceApplied(reply, `delay=${delay}`);
+  }
+  if (code !== undefined) {
+    if (!statuses.includes(Number(code))) {
+      throw badPreference(`code must be a status this operation declares: ${statuses.join(', ')}`);
+    }
+    result.status = Number(code);
+    addPreferenceApplied(reply, `code=${code}`);
+  }
+  return result;
+}
+
+function badPreference(message: string): ProblemError {
+  return ProblemError.from(
+    PROBLEMS.INVALID_PARAMETERS,
+    'The Prefer header asks for something this operation cannot do.',
+    {
+      errors: [{ parameter: 'Prefer', in: 'header', message }],
+    },
+  );
+}
+
+/** The problem of a simulated failure: the catalogue's problem of that status, with its headers. */
+export function simulatedProblem(status: number): ProblemError {
+  const problem = Object.values(PROBLEMS).find((candidate) => candidate.status === status);
+  if (problem === undefined) throw new Error(`No problem type has status ${String(status)}`);
+  const detail = `Simulated by stockmock: this ${String(status)} is not a real failure.`;
+  switch (status) {
+    case 400:
+      return ProblemError.from(problem, detail, {
+        errors: [{ parameter: 'Prefer', in: 'header', message: 'asked for a simulated 400' }],
+      });
+    case 401:
+      return ProblemError.from(problem, detail, {
+        headers: { 'www-authenticate': 'Bearer realm="stockmock"' },
+      });
+    case 405:
+      return ProblemError.from(problem, detail, { headers: { allow: 'GET, HEAD, OPTIONS' } });
+    case 429:
+    case 503:
+      return ProblemError.from(problem, detail, { headers: { 'retry-after': '1' } });
+    default:
+      return ProblemError.from(problem, detail);
+  }
+}
+
+/** Every configured status and route must exist in the spec: checked at start, not per request. */
+function checkAgainstSpec(simulation: Simulation, routes: readonly RouteDef[]): void {
+  const simulated = routes.filter((route) => route.auth === 'bearer');
+  for (const id of Object.keys(simulation.routes ?? {})) {
+    if (!simulated.some((route) => route.operationId === id)) {
+      throw new Error(
+        `simulation.routes.${id}: no operation of the spec has this operationId (known: ${simulated.map((r) => r.operationId).join(', ')})`,
+      );
+    }
+  }
+  const check = (faults: Faults | undefined, where: string, applies: readonly RouteDef[]): void => {
+    const status = faults?.errors?.status;
+    if (status === undefined) return;
+    const lacking = applies.filter((route) => !route.statuses.includes(status));
+    if (lacking.length > 0) {
+      throw new Error(
+        `${where}.errors.status ${String(status)} is not declared by ${lacking.map((r) => r.operationId).join(', ')} in the spec`,
+      );
+    }
+  };
+  check(simulation, 'simulation', simulated);
+  for (const [id, faults] of Object.entries(simulation.routes ?? {})) {
+    check(
+      faults,
+      `simulation.routes.${id}`,
+      simulated.filter((route) => route.operationId === id),
+    );
+  }
+}
