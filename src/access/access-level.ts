@@ -1,30 +1,43 @@
 /** @module Access levels, and what each one sees of a product's stock. */
 import type { Product } from '../catalog/catalog.ts';
-import type { StockStatus } from '../catalog/stock-status.ts';
 
 export const ACCESS_LEVELS = ['status', 'quantity'] as const;
 
 /** `status`: stock as a status string. `quantity`: the absolute quantity as well. */
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 
-export interface StockStatusView {
-  readonly product_id: number;
-  readonly status: StockStatus;
+/**
+ * The two points the interface leaves open, as settings: the name of the absolute level
+ * (`quantity` in the samples, `stock` in the field list) and the type of `product_id` (integer in
+ * the samples, string in the field list). The defaults follow the samples.
+ */
+export interface Compatibility {
+  readonly stockField: 'quantity' | 'stock';
+  readonly productIdType: 'integer' | 'string';
 }
 
-export interface StockQuantityView {
-  readonly product_id: number;
-  readonly quantity: number | null;
-  readonly status: StockStatus;
-}
+export const DEFAULT_COMPATIBILITY: Compatibility = {
+  stockField: 'quantity',
+  productIdType: 'integer',
+};
 
-export type StockView = StockStatusView | StockQuantityView;
+/** A stock object: `{product_id, status}`, plus the absolute level for a quantity token. */
+export type StockView = Readonly<Record<string, string | number | null>>;
 
 /** The stock object of a product as a caller of the given level sees it. */
-export function toStockView(product: Product, level: AccessLevel): StockView {
+export function toStockView(
+  product: Product,
+  level: AccessLevel,
+  compatibility: Compatibility = DEFAULT_COMPATIBILITY,
+): StockView {
+  const productId = compatibility.productIdType === 'string' ? String(product.id) : product.id;
   return level === 'quantity'
-    ? { product_id: product.id, quantity: product.quantity, status: product.status }
-    : { product_id: product.id, status: product.status };
+    ? {
+        product_id: productId,
+        [compatibility.stockField]: product.quantity,
+        status: product.status,
+      }
+    : { product_id: productId, status: product.status };
 }
 
 /** The product record of /v1/products: id and name first, then the fixture's extra fields. */

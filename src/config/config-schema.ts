@@ -62,6 +62,20 @@ export const ConfigSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** How the two open points of the interface are emitted; the served spec follows. */
+    compatibility: Type.Object(
+      {
+        stockField: Type.Unsafe<'quantity' | 'stock'>({
+          type: 'string',
+          enum: ['quantity', 'stock'],
+        }),
+        productIdType: Type.Unsafe<'integer' | 'string'>({
+          type: 'string',
+          enum: ['integer', 'string'],
+        }),
+      },
+      { additionalProperties: false },
+    ),
     /** Simulated latency, errors and rate limits; off unless set. */
     simulation: Type.Optional(SimulationSchema),
     /** Reload changed fixture and config files. */

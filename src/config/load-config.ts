@@ -7,6 +7,7 @@ import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
+import { DEFAULT_COMPATIBILITY } from '../access/access-level.ts';
 import { DEFAULT_SCENARIO } from '../scenarios/scenario-store.ts';
 import { ConfigSchema, type Config } from './config-schema.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
@@ -45,6 +46,7 @@ export const DEFAULTS: Config = {
   ],
   unknownQueryParameters: 'reject',
   cors: { origins: '*' },
+  compatibility: DEFAULT_COMPATIBILITY,
   watch: false,
   logLevel: 'info',
 };
@@ -66,9 +68,12 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
   layers.push({ name: 'command line', layer: resolvePaths(flags, request.cwd) });
 
   const merged = Object.assign({}, ...layers.map(({ layer }) => layer)) as Record<string, unknown>;
-  // `admin` merges one level deep, so that STOCKMOCK_ADMIN_TOKEN keeps a file's journalSize.
-  const admins = layers.flatMap(({ layer }) => (layer.admin === undefined ? [] : [layer.admin]));
-  if (admins.length > 0) merged['admin'] = Object.assign({}, ...admins) as unknown;
+  // `admin` and `compatibility` merge one level deep: an environment variable or a file that
+  // sets one member keeps the others.
+  for (const key of ['admin', 'compatibility'] as const) {
+    const parts = layers.flatMap(({ layer }) => (layer[key] === undefined ? [] : [layer[key]]));
+    if (parts.length > 0) merged[key] = Object.assign({}, ...parts) as unknown;
+  }
   if (!validateConfig(merged)) {
     throw new SourceError(
       (validateConfig.errors ?? []).map((error) => ({
@@ -171,6 +176,8 @@ const ENV_FIELDS = {
   STOCKMOCK_LOG_LEVEL: 'logLevel',
   STOCKMOCK_ADMIN_TOKEN: 'admin',
   STOCKMOCK_WATCH: 'watch',
+  STOCKMOCK_STOCK_FIELD: 'compatibility',
+  STOCKMOCK_PRODUCT_ID_TYPE: 'compatibility',
 } as const satisfies Record<string, keyof Config>;
 
 const ENV_NAME_OF: Record<string, string> = Object.fromEntries(
@@ -183,10 +190,19 @@ function envLayer(env: ConfigRequest['env']): ConfigLayer {
   for (const [name, field] of Object.entries(ENV_FIELDS)) {
     const text = name === 'STOCKMOCK_PORT' ? port : env[name];
     if (text === undefined || text === '') continue;
-    layer[field] = fromEnvText(field, text);
+    const value = fromEnvText(field, text);
+    const member = COMPATIBILITY_MEMBER[name];
+    layer[field] =
+      member === undefined ? value : { ...(layer[field] as object | undefined), [member]: text };
   }
   return layer;
 }
+
+/** The two compatibility settings come from two variables into one object. */
+const COMPATIBILITY_MEMBER: Record<string, string | undefined> = {
+  STOCKMOCK_STOCK_FIELD: 'stockField',
+  STOCKMOCK_PRODUCT_ID_TYPE: 'productIdType',
+};
 
 /** Env values are text: numbers, lists and token grants are read from their written forms. */
 function fromEnvText(field: keyof Config, text: string): unknown {

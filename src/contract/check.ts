@@ -1,5 +1,6 @@
 /** @module The shape every contract check shares, and what a check reports. */
 import type { AccessLevel } from '../access/access-level.ts';
+import type { InterfaceVariant } from './interface-variant.ts';
 import type { Learned } from './learn.ts';
 import type { TargetClient } from './target-client.ts';
 
@@ -22,6 +23,8 @@ export interface CheckContext {
   readonly learned: Learned;
   readonly seed: number;
   readonly runs: number;
+  /** How the spec under test names the absolute level and types product_id. */
+  readonly variant: InterfaceVariant;
 }
 
 export interface Check {

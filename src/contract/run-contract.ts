@@ -10,6 +10,7 @@ import { negativeChecks } from './checks/negative.ts';
 import { paginationChecks } from './checks/pagination.ts';
 import { singleItemChecks } from './checks/single-item.ts';
 import { describeRequest, failureOf } from './describe-exchange.ts';
+import { variantOf } from './interface-variant.ts';
 import { learn, type Learned } from './learn.ts';
 import { createTargetClient, type Exchange } from './target-client.ts';
 
@@ -85,6 +86,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     learned,
     seed: options.seed,
     runs: options.runs,
+    variant: variantOf(options.spec),
   };
 
   const checks: Check[] = [

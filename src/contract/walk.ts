@@ -101,9 +101,13 @@ export async function walk(client: TargetClient, path: string, as: AccessLevel):
   return { pages, items: pages.flatMap((page) => page.data), failures };
 }
 
-/** The id of an item of a collection, when it is a positive integer. */
+/**
+ * The id of an item of a collection: an integer, or a string of digits where the spec types
+ * product_id as a string (whether that type is right is the conformance check's business).
+ */
 export function idOf(collection: Collection, item: Item): number | undefined {
   const id = item[collection.idKey];
+  if (typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id)) return Number(id);
   return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
 }
 

@@ -18,6 +18,7 @@ import type { Config } from '../config/config-schema.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
+import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
@@ -53,7 +54,9 @@ const RESOURCE_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
  * loop. An operation without a handler, or a handler without an operation, fails the build.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, spec, catalogs } = deps;
+  const { config, catalogs } = deps;
+  // The compatibility settings shape what is served, and so the spec that is served and routed by.
+  const spec = await applyCompatibility(deps.spec, config.compatibility);
   const app = Fastify({
     logger: withRedaction(deps.logger ?? false),
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
@@ -113,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const handlers: Record<string, OperationHandler> = {
-    ...stockHandlers,
+    ...stockHandlers(config.compatibility),
     ...productHandlers,
     ...metaHandlers(spec),
   };

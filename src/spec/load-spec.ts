@@ -15,15 +15,25 @@ export interface LoadedSpec {
   readonly dereferenced: OpenAPIV3_1.Document;
 }
 
+async function readSpecText(location: string): Promise<string> {
+  if (!/^https?:\/\//.test(location)) return readFile(location, 'utf8');
+  const response = await fetch(location, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`${location} answered ${String(response.status)}, not a spec`);
+  return response.text();
+}
+
 /** The spec shipped with stockmock. */
 export const SHIPPED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 
 /** The admin API's own spec. */
 export const ADMIN_SPEC = fileURLToPath(new URL('../../spec/admin-openapi.yaml', import.meta.url));
 
-/** Reads a spec file and checks it against the OpenAPI schema; throws with the reason if invalid. */
+/**
+ * Reads a spec file, or an http(s) URL such as a running stockmock's `/openapi.json`, and checks
+ * it against the OpenAPI schema; throws with the reason if invalid.
+ */
 export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec> {
-  const document = parse(await readFile(file, 'utf8')) as OpenAPIV3_1.Document;
+  const document = parse(await readSpecText(file)) as OpenAPIV3_1.Document;
   // swagger-parser mutates what it is given: hand it copies.
   await SwaggerParser.validate(structuredClone(document) as never);
   const dereferenced = (await SwaggerParser.dereference(

@@ -15,7 +15,8 @@ export const contractCommand: Command = {
   summary: 'Check a running implementation against the spec and the interface rules',
   usage:
     'stockmock contract <BASE_URL> --token LEVEL=TOKEN ... [--spec FILE] [--junit FILE] [--json]\n' +
-    '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]',
+    '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]\n' +
+    '  --spec takes a file or a URL (e.g. BASE_URL/openapi.json to judge the variant being served)',
   flags: {
     token: { type: 'string', multiple: true },
     spec: { type: 'string' },
@@ -35,11 +36,7 @@ export const contractCommand: Command = {
     const options = {
       baseUrl,
       tokens: parseTokens(args),
-      spec: await loadSpec(
-        stringFlag(args, 'spec') === undefined
-          ? SHIPPED_SPEC
-          : resolve(io.cwd, stringFlag(args, 'spec') ?? ''),
-      ),
+      spec: await loadSpec(specLocation(stringFlag(args, 'spec'), io.cwd)),
       // Without --seed a fresh one is drawn, and printed, so that any run can be replayed.
       seed: integerFlag(args, 'seed', Math.floor(Math.random() * 2 ** 31), 0),
       runs: integerFlag(args, 'runs', 100, 1),
@@ -69,6 +66,12 @@ export const contractCommand: Command = {
     return report.failed === 0 ? 0 : 1;
   },
 };
+
+/** `--spec` is a file, or a URL such as the target's own `/openapi.json`; default: the shipped spec. */
+function specLocation(given: string | undefined, cwd: string): string {
+  if (given === undefined) return SHIPPED_SPEC;
+  return /^https?:\/\//.test(given) ? given : resolve(cwd, given);
+}
 
 function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const value = args.flags[name];

@@ -22,18 +22,19 @@ const statusHidesQuantity: Check = {
 
 const quantityShowsQuantity: Check = {
   id: 'access.quantity-shows-quantity',
-  title: 'A quantity token sees quantity (an integer ≥ 0, or null) on every item',
+  title: 'A quantity token sees the absolute level (an integer ≥ 0, or null) on every item',
   needs: ['quantity'],
   async run(context) {
+    const field = context.variant.stockField;
     const items = context.learned.stock.get('quantity') ?? [];
     const bad = items.filter((item) => {
-      const quantity = item['quantity'];
+      const quantity = item[field];
       return !(quantity === null || (Number.isInteger(quantity) && (quantity as number) >= 0));
     });
     return bad.slice(0, 5).map((item) => ({
       message: `A quantity token sees no valid quantity for id ${String(idOf(STOCK, item))}`,
       request: 'GET /v1/stock?limit=100 and its next links (quantity token)',
-      expected: 'quantity: an integer ≥ 0 or null',
+      expected: `${field}: an integer ≥ 0 or null`,
       actual: JSON.stringify(item),
     }));
   },

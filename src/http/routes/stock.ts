@@ -1,5 +1,5 @@
 /** @module GET /v1/stock and /v1/stock/{id}: stock objects at the caller's access level. */
-import { toStockView, type AccessLevel } from '../../access/access-level.ts';
+import { toStockView, type AccessLevel, type Compatibility } from '../../access/access-level.ts';
 import { ProblemError } from '../../problems/problem-error.ts';
 import { PROBLEMS } from '../../problems/problem-types.ts';
 import {
@@ -9,17 +9,19 @@ import {
   type OperationHandler,
 } from '../operation-handler.ts';
 
-export const stockHandlers: Record<string, OperationHandler> = {
-  listStock: (context) => {
-    const level = levelOf(context);
-    return { body: listPage(context, (product) => toStockView(product, level)) };
-  },
-  getStock: (context) => {
-    const product = productAt(context);
-    if (product === undefined) throw notFound(context.values.get('id'));
-    return { body: { data: toStockView(product, levelOf(context)) } };
-  },
-};
+export function stockHandlers(compatibility: Compatibility): Record<string, OperationHandler> {
+  return {
+    listStock: (context) => {
+      const level = levelOf(context);
+      return { body: listPage(context, (product) => toStockView(product, level, compatibility)) };
+    },
+    getStock: (context) => {
+      const product = productAt(context);
+      if (product === undefined) throw notFound(context.values.get('id'));
+      return { body: { data: toStockView(product, levelOf(context), compatibility) } };
+    },
+  };
+}
 
 export function notFound(id: unknown): ProblemError {
   return ProblemError.from(PROBLEMS.NOT_FOUND, `No product has the id ${String(id)}.`);
