@@ -55,6 +55,22 @@ describe('bin/stockmock.js serve (one real process)', () => {
   });
 });
 
+describe('serve --scenario', () => {
+  it('starts on the named scenario', async () => {
+    const server = await spawnServe(['--scenario', 'all-out-of-stock']);
+    try {
+      const response = await fetch(`${server.url}/v1/stock?status=available`, {
+        headers: { authorization: 'Bearer status-demo-token' },
+      });
+      expect(((await response.json()) as { data: unknown[] }).data).toEqual([]);
+      const all = await fetch(`${server.url}/healthz`);
+      expect(((await all.json()) as { products: number }).products).toBe(12);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('stockmock fixtures generate', () => {
   it('writes byte-identical output for the same seed, to stdout', async () => {
     const first = memoryIo(root);
@@ -63,6 +79,14 @@ describe('stockmock fixtures generate', () => {
     await runMain(['fixtures', 'generate', '--count', '50', '--seed', '3'], second);
     expect(first.out).toBe(second.out);
     expect(first.out.startsWith('products:\n  - { id: 1, name: ')).toBe(true);
+  });
+
+  it('shows a progress bar on a terminal', async () => {
+    const lines: string[] = [];
+    const io = { ...memoryIo(root), progress: (text: string) => lines.push(text) };
+    await runMain(['fixtures', 'generate', '--count', '200'], io);
+    expect(lines).toContain(`[${'#'.repeat(30)}] 200/200 products`);
+    expect(lines.at(-1)).toBe('');
   });
 
   it('writes a file that validate accepts', async () => {
