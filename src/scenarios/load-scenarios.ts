@@ -2,7 +2,6 @@
 import { createCatalog, type Catalog } from '../catalog/catalog.ts';
 import { loadCatalog, toProduct } from '../catalog/load-catalog.ts';
 import type { Config } from '../config/config-schema.ts';
-import { generateProducts } from '../generate/generate-products.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
@@ -11,6 +10,8 @@ export type ScenarioSource = Config['scenarios'][string];
 export async function loadScenario(source: ScenarioSource): Promise<Catalog> {
   if (typeof source === 'string') return loadCatalog(source);
   const { count, seed = 1 } = source.generate;
+  // Loaded on use: faker's word lists cost start-up time that file-only configs should not pay.
+  const { generateProducts } = await import('../generate/generate-products.ts');
   return createCatalog(`generated: ${String(count)} products, seed ${String(seed)}`, [
     ...Array.from(generateProducts({ count, seed }), toProduct),
   ]);

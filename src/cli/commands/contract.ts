@@ -2,10 +2,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ACCESS_LEVELS, type AccessLevel } from '../../access/access-level.ts';
-import { renderJson } from '../../contract/reporters/json.ts';
-import { renderJunit } from '../../contract/reporters/junit.ts';
-import { renderText } from '../../contract/reporters/text.ts';
-import { runContract, TargetUnreachable } from '../../contract/run-contract.ts';
 import { loadSpec, SHIPPED_SPEC } from '../../spec/load-spec.ts';
 import type { Command, ParsedArgs } from '../command.ts';
 import { UsageError } from '../usage-error.ts';
@@ -50,6 +46,11 @@ export const contractCommand: Command = {
             },
           }),
     };
+    // Loaded on use: the checker pulls in Prism, which `serve` should not pay for at start.
+    const { runContract, TargetUnreachable } = await import('../../contract/run-contract.ts');
+    const { renderJson } = await import('../../contract/reporters/json.ts');
+    const { renderJunit } = await import('../../contract/reporters/junit.ts');
+    const { renderText } = await import('../../contract/reporters/text.ts');
     let report;
     try {
       report = await runContract(options);

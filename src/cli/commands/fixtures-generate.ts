@@ -2,8 +2,6 @@
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { once } from 'node:events';
-import { FIXTURE_HEADER, formatFixtureLine } from '../../generate/format-fixture.ts';
-import { generateProducts } from '../../generate/generate-products.ts';
 import type { Command, ParsedArgs } from '../command.ts';
 import type { CliIo } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
@@ -45,6 +43,9 @@ async function writeCatalog(
   out: string | undefined,
   io: CliIo,
 ): Promise<void> {
+  // Loaded on use, so that other commands do not load faker at start.
+  const { FIXTURE_HEADER, formatFixtureLine } = await import('../../generate/format-fixture.ts');
+  const { generateProducts } = await import('../../generate/generate-products.ts');
   const stream = out === undefined ? undefined : createWriteStream(out);
   const write = async (text: string) => {
     if (stream === undefined) io.write(text);
