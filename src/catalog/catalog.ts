@@ -1,5 +1,5 @@
 /** @module The immutable product catalogue that one data load produces. */
-import type { StockStatus } from './stock-status.ts';
+import { STOCK_STATUSES, type StockStatus } from './stock-status.ts';
 
 /** A JSON value, as a fixture's extra fields may hold. */
 export type JsonValue =
@@ -28,6 +28,22 @@ export interface Catalog {
   /** Ascending by id. */
   readonly products: readonly Product[];
   readonly byId: ReadonlyMap<number, Product>;
+  /** What the query engine needs, computed once per load. */
+  readonly index: CatalogIndex;
+}
+
+/**
+ * Lookups built once per load, so that a request never scans more than it must. Names are
+ * indexed by distinct folded name: catalogues repeat names a lot (the generated ones use about
+ * ten thousand for a million products), so a name filter tests each distinct name once.
+ */
+export interface CatalogIndex {
+  /** The products of each status, ascending by id. */
+  readonly byStatus: ReadonlyMap<StockStatus, readonly Product[]>;
+  /** Every distinct folded name. */
+  readonly names: readonly string[];
+  /** For the product at each position of `products`, the index of its name in `names`. */
+  readonly nameOf: Int32Array;
 }
 
 /** Builds a Catalog from products in any order; ids must be unique (the loader checks). */
@@ -37,5 +53,22 @@ export function createCatalog(source: string, products: readonly Product[]): Cat
     source,
     products: sorted,
     byId: new Map(sorted.map((product) => [product.id, product])),
+    index: buildIndex(sorted),
   });
+}
+
+function buildIndex(products: readonly Product[]): CatalogIndex {
+  const byStatus = new Map<StockStatus, Product[]>(STOCK_STATUSES.map((status) => [status, []]));
+  const nameIds = new Map<string, number>();
+  const nameOf = new Int32Array(products.length);
+  products.forEach((product, position) => {
+    byStatus.get(product.status)?.push(product);
+    let id = nameIds.get(product.foldedName);
+    if (id === undefined) {
+      id = nameIds.size;
+      nameIds.set(product.foldedName, id);
+    }
+    nameOf[position] = id;
+  });
+  return Object.freeze({ byStatus, names: Object.freeze([...nameIds.keys()]), nameOf });
 }

@@ -14,7 +14,8 @@ declare module 'fastify' {
 
 /** True when the Accept header admits one of the types; an absent header admits all. */
 export function accepts(accept: string | undefined, produces: readonly string[]): boolean {
-  if (accept === undefined) return true;
+  // The common answers, without parsing: what clients send almost always.
+  if (accept === undefined || accept === '*/*' || produces.includes(accept)) return true;
   return new Negotiator({ headers: { accept } }).mediaTypes([...produces]).length > 0;
 }
 

@@ -1,0 +1,304 @@
+/**
+ * `npm run bench`: stockmock against a bare Fastify server, measured in the same run.
+ *
+ * For each catalogue size it starts stockmock and a bare server that answers a precomputed body of
+ * the size of a stockmock page, drives both with wrk (same connections, duration and warm-up), and
+ * reports req/s, p50, p99 and the ratio to the bare server; then start-up time and memory.
+ * Absolute numbers drift on shared machines; the ratios are what to compare between runs.
+ *
+ * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (5),
+ * BENCH_WARMUP (2), BENCH_CONNECTIONS (32). Needs `wrk` (Debian: apt-get install wrk).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FIXTURE_HEADER, formatFixtureLine } from '../src/generate/format-fixture.ts';
+import { generateProducts } from '../src/generate/generate-products.ts';
+import { seededRandom } from '../src/util/seeded-random.ts';
+import { load, type LoadOptions, type LoadResult } from './wrk.ts';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const SIZES = (process.env['BENCH_SIZES'] ?? '1000,100000,1000000').split(',').map(Number);
+const OPTIONS = {
+  connections: Number(process.env['BENCH_CONNECTIONS'] ?? 32),
+  seconds: Number(process.env['BENCH_SECONDS'] ?? 5),
+  warmupSeconds: Number(process.env['BENCH_WARMUP'] ?? 2),
+};
+const TOKENS = { status: 'bench-status-token', quantity: 'bench-quantity-token' } as const;
+/** Catalogues up to this size are YAML files; larger ones are generated at start. */
+const LARGEST_FILE = 100_000;
+
+interface Server {
+  readonly url: string;
+  readonly child: ChildProcess;
+  readonly startupMs: number;
+}
+
+interface Row {
+  readonly size: number;
+  readonly workload: string;
+  readonly level: string;
+  readonly mock: LoadResult;
+  readonly bare: LoadResult;
+}
+
+try {
+  execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+} catch (error) {
+  // wrk prints its version and exits 1; only a missing binary is a problem.
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    process.stderr.write('npm run bench needs wrk: apt-get install wrk\n');
+    process.exit(2);
+  }
+}
+
+const scratch = await mkdtemp(join(tmpdir(), 'stockmock-bench-'));
+const loadOptions: LoadOptions = { ...OPTIONS, scratch };
+const rows: Row[] = [];
+const startups: {
+  size: number;
+  source: string;
+  startupMs: number;
+  rssMb: number;
+  peakMb: number;
+}[] = [];
+let contractMs: number | undefined;
+
+try {
+  for (const size of SIZES) {
+    const { configFile, source } = await prepare(size);
+    const port = await freePort();
+    const mock = await startServer(
+      ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
+      `http://127.0.0.1:${String(port)}`,
+    );
+    const first = await fetch(`${mock.url}/v1/stock`, {
+      headers: { authorization: `Bearer ${TOKENS.quantity}` },
+    });
+    const bodyFile = join(scratch, `body-${String(size)}.json`);
+    await writeFile(bodyFile, await first.text());
+    const barePort = await freePort();
+    const bare = await startServer(
+      ['bench/bare-server.ts', bodyFile, String(barePort)],
+      `http://127.0.0.1:${String(barePort)}`,
+    );
+    try {
+      log(
+        `\n${size.toLocaleString('en')} products (${source}): started in ${String(mock.startupMs)} ms`,
+      );
+      const bareResult = await load(`${bare.url}/`, { paths: ['/v1/stock'] }, loadOptions);
+      log(`  bare Fastify: ${String(Math.round(bareResult.requestsPerSecond))} req/s`);
+      for (const workload of await workloads(size)) {
+        const result = await load(mock.url, workload, loadOptions);
+        rows.push({
+          size,
+          workload: workload.name,
+          level: workload.level,
+          mock: result,
+          bare: bareResult,
+        });
+        log(
+          `  ${workload.name} (${workload.level}): ${String(Math.round(result.requestsPerSecond))} req/s, p99 ${result.p99Ms.toFixed(2)} ms${result.errors > 0 ? `, ${String(result.errors)} errors` : ''}`,
+        );
+      }
+      const memory = memoryOf(mock.child.pid ?? 0);
+      startups.push({ size, source, startupMs: mock.startupMs, ...memory });
+      if (size === SIZES[0]) contractMs = await timeContract(mock.url);
+    } finally {
+      mock.child.kill('SIGTERM');
+      bare.child.kill('SIGTERM');
+    }
+  }
+  const markdown = renderMarkdown();
+  process.stdout.write(`\n${markdown}`);
+  await writeFile(join(root, 'bench/results.md'), markdown);
+  log('\nWritten to bench/results.md');
+} finally {
+  await rm(scratch, { recursive: true, force: true });
+}
+
+/** A config (and, up to LARGEST_FILE, a YAML fixture) for a catalogue of `size` products. */
+async function prepare(size: number): Promise<{ configFile: string; source: string }> {
+  const tokens = `tokens:\n  - { token: ${TOKENS.status}, level: status }\n  - { token: ${TOKENS.quantity}, level: quantity }\n`;
+  const configFile = join(scratch, `config-${String(size)}.yaml`);
+  if (size <= LARGEST_FILE) {
+    const fixture = join(scratch, `products-${String(size)}.yaml`);
+    let text = FIXTURE_HEADER;
+    for (const product of generateProducts({ count: size, seed: 1 }))
+      text += formatFixtureLine(product);
+    await writeFile(fixture, text);
+    await writeFile(configFile, `fixtures: ${fixture}\nlogLevel: warn\n${tokens}`);
+    return { configFile, source: `YAML file, ${(text.length / 1e6).toFixed(1)} MB` };
+  }
+  await writeFile(
+    configFile,
+    `fixtures: ${join(root, 'fixtures/scenarios/empty.yaml')}\nscenario: generated\nscenarios:\n  generated:\n    generate: { count: ${String(size)}, seed: 1 }\nlogLevel: warn\n${tokens}`,
+  );
+  return { configFile, source: 'generated at start' };
+}
+
+interface Workload {
+  readonly name: string;
+  readonly level: string;
+  readonly paths: readonly string[];
+  readonly token: string;
+  readonly coldNames?: readonly string[];
+}
+
+/** The request mixes, built from the catalogue's own ids and words, for both access levels. */
+async function workloads(size: number): Promise<Workload[]> {
+  const sample = [...generateProducts({ count: Math.min(size, 5000), seed: 1 })];
+  const names = sample.map((product) => product.name);
+  const words = [...new Set(names.flatMap((name) => name.split(' ')))];
+  const random = seededRandom(7);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const lastPage = Math.ceil(size / 10);
+  const substrings = Array.from({ length: 1000 }, () => {
+    const word = pick(words);
+    const start = Math.floor(random() * Math.max(1, word.length - 3));
+    return encodeURIComponent(
+      word.slice(start, start + 3 + Math.floor(random() * 3)).toLowerCase(),
+    );
+  });
+  const statuses = ['available', 'incoming', 'on_request', 'out_of_stock'];
+  const mixes: Omit<Workload, 'level' | 'token'>[] = [
+    {
+      name: 'single product',
+      paths: Array.from(
+        { length: 1000 },
+        () => `/v1/stock/${String(1 + Math.floor(random() * size))}`,
+      ),
+    },
+    { name: 'first page', paths: ['/v1/stock'] },
+    {
+      name: 'deep page',
+      paths: Array.from(
+        { length: 100 },
+        () => `/v1/stock?page=${String(Math.max(1, lastPage - Math.floor(random() * 50)))}`,
+      ),
+    },
+    { name: 'status filter', paths: statuses.map((status) => `/v1/stock?status=${status}&page=2`) },
+    {
+      name: 'name, warm mix',
+      paths: substrings.map(
+        (needle) => `/v1/stock?name=${needle}&page=${String(1 + Math.floor(random() * 3))}`,
+      ),
+    },
+    { name: 'name, cold mix', paths: ['/v1/stock'], coldNames: names },
+    {
+      name: 'name + status',
+      paths: substrings.map((needle) => `/v1/stock?name=${needle}&status=${pick(statuses)}`),
+    },
+  ];
+  const levels = (['status', 'quantity'] as const).flatMap((level) =>
+    mixes.map((mix) => ({ ...mix, level, token: TOKENS[level] })),
+  );
+  return [
+    ...levels,
+    {
+      name: '/v1/products',
+      level: 'status',
+      token: TOKENS.status,
+      paths: Array.from(
+        { length: 100 },
+        () => `/v1/products?page=${String(1 + Math.floor(random() * lastPage))}`,
+      ),
+    },
+  ];
+}
+
+/** Spawns a server, and measures the time from spawn to its first answer on /healthz. */
+async function startServer(args: readonly string[], url: string): Promise<Server> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const state = { exited: false };
+  child.on('exit', () => {
+    state.exited = true;
+  });
+  for (;;) {
+    if (state.exited) throw new Error(`${args.join(' ')} exited before it answered`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { url, child, startupMs: Math.round(performance.now() - started) };
+}
+
+/** A port that is free now: the kernel picks it, and it is released for the server to take. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address !== null ? address.port : 0;
+}
+
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = execFileSync('cat', [`/proc/${String(pid)}/status`]).toString();
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
+}
+
+async function timeContract(url: string): Promise<number> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/stockmock.js',
+      'contract',
+      url,
+      '--token',
+      `status=${TOKENS.status}`,
+      '--token',
+      `quantity=${TOKENS.quantity}`,
+      '--seed',
+      '1',
+    ],
+    { cwd: root, stdio: 'ignore' },
+  );
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) log(`  contract run exited ${String(code)}`);
+  return Math.round(performance.now() - started);
+}
+
+function renderMarkdown(): string {
+  const machine = `${String(cpus().length)} × ${cpus()[0]?.model ?? 'CPU'}, ${String(Math.round(totalmem() / 2 ** 30))} GiB, Node ${process.version}`;
+  const lines = [
+    '# Benchmark',
+    '',
+    `${new Date().toISOString().slice(0, 10)}, ${machine}. wrk, 1 thread, ${String(OPTIONS.connections)} connections, ${String(OPTIONS.seconds)} s after ${String(OPTIONS.warmupSeconds)} s of warm-up, on loopback. The ratio is to a bare Fastify server answering a precomputed body of a page's size, measured in the same run.`,
+    '',
+    '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms |',
+    '|---:|---|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.size.toLocaleString('en')} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${String(Math.round((100 * row.mock.requestsPerSecond) / row.bare.requestsPerSecond))} % | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} |${row.mock.errors > 0 ? ` ${String(row.mock.errors)} errors` : ''}`,
+    ),
+    '',
+    '| products | data | start-up ms | RSS after load, MB | peak RSS, MB |',
+    '|---:|---|---:|---:|---:|',
+    ...startups.map(
+      (s) =>
+        `| ${s.size.toLocaleString('en')} | ${s.source} | ${String(s.startupMs)} | ${String(s.rssMb)} | ${String(s.peakMb)} |`,
+    ),
+    '',
+    contractMs === undefined
+      ? ''
+      : `\`stockmock contract\` with default settings against stockmock with ${(SIZES[0] ?? 0).toLocaleString('en')} products: ${String(contractMs)} ms.`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function log(text: string): void {
+  process.stderr.write(`${text}\n`);
+}

@@ -1,0 +1,109 @@
+/** Every fast path of the query engine against the plain definition: filter, sort by id, slice. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCatalog, type Product } from '../../src/catalog/catalog.ts';
+import { foldName } from '../../src/catalog/fold-name.ts';
+import { toProduct } from '../../src/catalog/load-catalog.ts';
+import { STOCK_STATUSES, type StockStatus } from '../../src/catalog/stock-status.ts';
+import { FilterCache } from '../../src/query/filter-cache.ts';
+import { filterProducts } from '../../src/query/filter.ts';
+import { paginate } from '../../src/query/paginate.ts';
+import type { ProductFilter } from '../../src/query/query.ts';
+
+/** The definition, with nothing precomputed or cached. */
+function plain(products: readonly Product[], filter: ProductFilter): number[] {
+  return products
+    .filter((p) => filter.id === undefined || p.id === filter.id)
+    .filter((p) => filter.status === undefined || p.status === filter.status)
+    .filter((p) => filter.name === undefined || foldName(p.name).includes(foldName(filter.name)))
+    .map((p) => p.id)
+    .sort((a, b) => a - b);
+}
+
+const letters = fc.constantFrom('a', 'B', 'é', 'É', 'ß', 'S', '%', '_', ' ', 'x');
+const arbitraryProducts = fc
+  .uniqueArray(
+    fc.record({
+      id: fc.integer({ min: 1, max: 300 }),
+      // Few distinct names, as in real catalogues, so names repeat across products.
+      name: fc.string({ unit: letters, minLength: 1, maxLength: 4 }),
+      quantity: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
+      status: fc.option(fc.constantFrom(...STOCK_STATUSES), { nil: undefined }),
+    }),
+    { selector: (entry) => entry.id, maxLength: 80 },
+  )
+  .map((entries) =>
+    entries.map(({ status, ...entry }) =>
+      toProduct(status === undefined ? entry : { ...entry, status }),
+    ),
+  );
+
+const arbitraryFilter: fc.Arbitrary<ProductFilter> = fc
+  .record(
+    {
+      name: fc.string({ unit: letters, maxLength: 3 }),
+      status: fc.constantFrom<StockStatus>(...STOCK_STATUSES),
+      id: fc.integer({ min: 1, max: 300 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map((filter) => filter as ProductFilter);
+
+describe('the query engine equals the plain definition', () => {
+  it('for random catalogues and filters, asked twice (cold, then cached), and across reloads', () => {
+    fc.assert(
+      fc.property(
+        arbitraryProducts,
+        arbitraryProducts,
+        fc.array(arbitraryFilter, { minLength: 1, maxLength: 6 }),
+        (first, second, filters) => {
+          const before = createCatalog('before', first);
+          const after = createCatalog('after', second);
+          for (const filter of filters) {
+            const expected = plain(first, filter);
+            expect(filterProducts(before, filter).map((p) => p.id)).toEqual(expected);
+            expect(filterProducts(before, filter).map((p) => p.id)).toEqual(expected);
+            // A reload is a new catalogue: nothing cached for the old one may leak into it.
+            expect(filterProducts(after, filter).map((p) => p.id)).toEqual(plain(second, filter));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+
+  it('pages of the fast path are slices of the plain result', () => {
+    fc.assert(
+      fc.property(
+        arbitraryProducts,
+        arbitraryFilter,
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 1, max: 20 }),
+        (products, filter, limit, page) => {
+          const catalog = createCatalog('c', products);
+          const expected = plain(products, filter);
+          const got = paginate(filterProducts(catalog, filter), { page, limit }).items.map(
+            (p) => p.id,
+          );
+          expect(got).toEqual(expected.slice((page - 1) * limit, page * limit));
+        },
+      ),
+      { numRuns: 300, seed: 12 },
+    );
+  });
+});
+
+describe('FilterCache', () => {
+  it('drops the least recently used entries past its entry or item budget', () => {
+    const cache = new FilterCache<number>(2, 5);
+    cache.set('a', [1]);
+    cache.set('b', [2]);
+    cache.get('a');
+    cache.set('c', [3]);
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([[1], undefined, [3]]);
+    cache.set('big', [1, 2, 3, 4]);
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('huge', [1, 2, 3, 4, 5, 6]);
+    expect(cache.get('huge')).toBeUndefined();
+  });
+});
