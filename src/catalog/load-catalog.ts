@@ -42,24 +42,48 @@ export function parseCatalog(file: string, text: string): Catalog {
   });
   refuseOnIssues(issues);
 
-  return createCatalog(file, fixture.products.map(toProduct));
+  const names = createNameTable();
+  return createCatalog(
+    file,
+    fixture.products.map((entry) => toProduct(entry, names)),
+  );
 }
 
 /** The fields that are not extra: everything else in a fixture entry is kept as is. */
 const KNOWN_FIELDS = new Set(['id', 'name', 'quantity', 'status']);
 
-export function toProduct(entry: FixtureProduct): Product {
+/**
+ * Names seen during one load, each with its folded form. Catalogues repeat names, so a million
+ * products share a few thousand strings instead of holding two million, and each distinct name
+ * is folded once.
+ */
+export type NameTable = Map<string, readonly [name: string, folded: string]>;
+
+export function createNameTable(): NameTable {
+  return new Map();
+}
+
+/**
+ * A fixture entry as a Product. Products are not frozen one by one (a million `Object.freeze`
+ * calls cost a second at load); the catalogue's arrays are, and every type is readonly.
+ */
+export function toProduct(entry: FixtureProduct, names: NameTable = createNameTable()): Product {
   const quantity = entry.quantity ?? null;
   const extra: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(entry)) {
-    if (!KNOWN_FIELDS.has(key)) extra[key] = value;
+  for (const key in entry) {
+    if (!KNOWN_FIELDS.has(key)) extra[key] = (entry as Record<string, JsonValue>)[key] as JsonValue;
   }
-  return Object.freeze({
+  let interned = names.get(entry.name);
+  if (interned === undefined) {
+    interned = [entry.name, foldName(entry.name)];
+    names.set(entry.name, interned);
+  }
+  return {
     id: entry.id,
-    name: entry.name,
+    name: interned[0],
     quantity,
     status: deriveStatus(quantity, entry.status),
-    extra: Object.freeze(extra),
-    foldedName: foldName(entry.name),
-  });
+    extra,
+    foldedName: interned[1],
+  };
 }

@@ -1,6 +1,6 @@
 /** @module Every scenario of a config, loaded and validated before any of it is served. */
 import { createCatalog, type Catalog } from '../catalog/catalog.ts';
-import { loadCatalog, toProduct } from '../catalog/load-catalog.ts';
+import { createNameTable, loadCatalog, toProduct } from '../catalog/load-catalog.ts';
 import type { Config } from '../config/config-schema.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
@@ -12,9 +12,11 @@ export async function loadScenario(source: ScenarioSource): Promise<Catalog> {
   const { count, seed = 1 } = source.generate;
   // Loaded on use: faker's word lists cost start-up time that file-only configs should not pay.
   const { generateProducts } = await import('../generate/generate-products.ts');
-  return createCatalog(`generated: ${String(count)} products, seed ${String(seed)}`, [
-    ...Array.from(generateProducts({ count, seed }), toProduct),
-  ]);
+  const names = createNameTable();
+  return createCatalog(
+    `generated: ${String(count)} products, seed ${String(seed)}`,
+    Array.from(generateProducts({ count, seed }), (entry) => toProduct(entry, names)),
+  );
 }
 
 /**

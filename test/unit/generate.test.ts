@@ -30,6 +30,6 @@ describe('generateProducts', () => {
     const generated = products(300, 4);
     const text = FIXTURE_HEADER + generated.map(formatFixtureLine).join('');
     const loaded = parseCatalog('generated.yaml', text);
-    expect(loaded.products).toEqual(generated.map(toProduct));
+    expect(loaded.products).toEqual(generated.map((entry) => toProduct(entry)));
   });
 });
