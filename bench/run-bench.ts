@@ -277,11 +277,11 @@ function renderMarkdown(): string {
     '',
     `${new Date().toISOString().slice(0, 10)}, ${machine}. wrk, 1 thread, ${String(OPTIONS.connections)} connections, ${String(OPTIONS.seconds)} s after ${String(OPTIONS.warmupSeconds)} s of warm-up, on loopback. The ratio is to a bare Fastify server answering a precomputed body of a page's size, measured in the same run.`,
     '',
-    '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms |',
-    '|---:|---|---|---:|---:|---:|---:|---:|',
+    '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | errors |',
+    '|---:|---|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.size.toLocaleString('en')} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${String(Math.round((100 * row.mock.requestsPerSecond) / row.bare.requestsPerSecond))} % | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} |${row.mock.errors > 0 ? ` ${String(row.mock.errors)} errors` : ''}`,
+        `| ${row.size.toLocaleString('en')} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${String(Math.round((100 * row.mock.requestsPerSecond) / row.bare.requestsPerSecond))} % | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${String(row.mock.errors)} |`,
     ),
     '',
     '| products | data | start-up ms | RSS after load, MB | peak RSS, MB |',

@@ -44,6 +44,12 @@ export interface CatalogIndex {
   readonly names: readonly string[];
   /** For the product at each position of `products`, the index of its name in `names`. */
   readonly nameOf: Int32Array;
+  /** For each distinct name, the positions of its products, ascending. */
+  readonly postings: readonly Int32Array[];
+  /** For the product at each position, the index of its status in STOCK_STATUSES. */
+  readonly statusOf: Uint8Array;
+  /** How many products have each name and status: `counts[name * 4 + status]`. */
+  readonly counts: Int32Array;
 }
 
 /** Builds a Catalog from products in any order; ids must be unique (the loader checks). */
@@ -69,10 +75,13 @@ function isSortedById(products: readonly Product[]): boolean {
 
 function buildIndex(products: readonly Product[]): CatalogIndex {
   const byStatus = new Map<StockStatus, Product[]>(STOCK_STATUSES.map((status) => [status, []]));
+  const statusNumber = new Map<StockStatus, number>(STOCK_STATUSES.map((status, i) => [status, i]));
   const nameIds = new Map<string, number>();
   const nameOf = new Int32Array(products.length);
+  const statusOf = new Uint8Array(products.length);
   products.forEach((product, position) => {
     byStatus.get(product.status)?.push(product);
+    statusOf[position] = statusNumber.get(product.status) ?? 0;
     let id = nameIds.get(product.foldedName);
     if (id === undefined) {
       id = nameIds.size;
@@ -80,5 +89,27 @@ function buildIndex(products: readonly Product[]): CatalogIndex {
     }
     nameOf[position] = id;
   });
-  return Object.freeze({ byStatus, names: Object.freeze([...nameIds.keys()]), nameOf });
+  const counts = new Int32Array(nameIds.size * STOCK_STATUSES.length);
+  const sizes = new Int32Array(nameIds.size);
+  for (let position = 0; position < products.length; position++) {
+    const name = nameOf[position] as number;
+    sizes[name] = (sizes[name] as number) + 1;
+    const cell = name * STOCK_STATUSES.length + (statusOf[position] as number);
+    counts[cell] = (counts[cell] as number) + 1;
+  }
+  const postings = Array.from(sizes, (size) => new Int32Array(size));
+  const filled = new Int32Array(nameIds.size);
+  for (let position = 0; position < products.length; position++) {
+    const name = nameOf[position] as number;
+    (postings[name] as Int32Array)[filled[name] as number] = position;
+    filled[name] = (filled[name] as number) + 1;
+  }
+  return Object.freeze({
+    byStatus,
+    names: Object.freeze([...nameIds.keys()]),
+    nameOf,
+    postings,
+    statusOf,
+    counts,
+  });
 }

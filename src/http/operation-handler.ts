@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Catalog, Product } from '../catalog/catalog.ts';
 import { isStockStatus } from '../catalog/stock-status.ts';
 import { buildLinks, type Links } from '../query/links.ts';
-import { filterProducts } from '../query/filter.ts';
+import { selectProducts } from '../query/filter.ts';
 import { paginate } from '../query/paginate.ts';
 import type { PageRequest, ProductFilter } from '../query/query.ts';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
@@ -43,7 +43,7 @@ export function listPage<T>(
   if (typeof id === 'number') filter.id = id;
   if (isStockStatus(status)) filter.status = status;
 
-  const page = paginate(filterProducts(context.catalog, filter), pageRequestOf(values));
+  const page = paginate(selectProducts(context.catalog, filter), pageRequestOf(values));
   const path = context.request.url.split('?', 1)[0] ?? '';
   const links = buildLinks(
     {

@@ -4,18 +4,18 @@
  * Least recently used first out, bounded by entries and by the items they hold together, so that a
  * million-product catalogue cannot make it grow past a few tens of megabytes.
  */
-export class FilterCache<T> {
-  readonly #entries = new Map<string, readonly T[]>();
+export class FilterCache<Value extends { readonly length: number }> {
+  readonly #entries = new Map<string, Value>();
   #items = 0;
   readonly #maxEntries: number;
   readonly #maxItems: number;
 
-  constructor(maxEntries = 2000, maxItems = 4_000_000) {
+  constructor(maxEntries = 2000, maxItems = 8_000_000) {
     this.#maxEntries = maxEntries;
     this.#maxItems = maxItems;
   }
 
-  get(key: string): readonly T[] | undefined {
+  get(key: string): Value | undefined {
     const value = this.#entries.get(key);
     if (value !== undefined) {
       this.#entries.delete(key);
@@ -24,7 +24,7 @@ export class FilterCache<T> {
     return value;
   }
 
-  set(key: string, value: readonly T[]): void {
+  set(key: string, value: Value): void {
     if (value.length > this.#maxItems) return;
     this.#entries.set(key, value);
     this.#items += value.length;
