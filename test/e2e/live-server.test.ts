@@ -3,9 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { createCatalog, type Product } from '../../src/catalog/catalog.ts';
-import { foldName } from '../../src/catalog/fold-name.ts';
-import { toProduct } from '../../src/catalog/load-catalog.ts';
 import { STOCK_STATUSES, type StockStatus } from '../../src/catalog/stock-status.ts';
+import { arbitraryProducts, NAME_CHARS, plainFilterIds } from '../helpers/arbitraries.ts';
 import { listenLive, type LiveServer } from '../helpers/live-server.ts';
 import { bearer, buildTestApp, QUANTITY_TOKEN, STATUS_TOKEN } from '../helpers/test-app.ts';
 
@@ -74,44 +73,23 @@ describe('the shipped catalogue over real HTTP', () => {
   });
 });
 
-/** The plain definition the server must agree with: filter, sort by id, nothing clever. */
-function expectedIds(
+const arbitraryCatalog = arbitraryProducts({ maxId: 5000, maxNameLength: 8, maxLength: 60 });
+const expectedIds = (
   products: readonly Product[],
   name: string | undefined,
   status: StockStatus | undefined,
-): number[] {
-  return products
-    .filter((product) => (status === undefined ? true : product.status === status))
-    .filter((product) =>
-      name === undefined ? true : foldName(product.name).includes(foldName(name)),
-    )
-    .map((product) => product.id)
-    .sort((a, b) => a - b);
-}
-
-const nameChars = fc.constantFrom('a', 'B', 'é', 'É', 'ß', 'S', '%', '_', '*', ' ', '.', 'ö');
-const arbitraryCatalog = fc
-  .uniqueArray(
-    fc.record({
-      id: fc.integer({ min: 1, max: 5000 }),
-      name: fc.string({ unit: nameChars, minLength: 1, maxLength: 8 }),
-      quantity: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
-      status: fc.option(fc.constantFrom(...STOCK_STATUSES), { nil: undefined }),
-    }),
-    { selector: (entry) => entry.id, maxLength: 60 },
-  )
-  .map((entries) =>
-    entries.map(({ status, ...entry }) =>
-      toProduct(status === undefined ? entry : { ...entry, status }),
-    ),
-  );
+) =>
+  plainFilterIds(products, {
+    ...(name === undefined ? {} : { name }),
+    ...(status === undefined ? {} : { status }),
+  });
 
 describe('pagination, as a property over generated catalogues and queries', () => {
   it('following links.next visits every matching product exactly once, in id order', async () => {
     await fc.assert(
       fc.asyncProperty(
         arbitraryCatalog,
-        fc.option(fc.string({ unit: nameChars, maxLength: 3 }), { nil: undefined }),
+        fc.option(fc.string({ unit: NAME_CHARS, maxLength: 3 }), { nil: undefined }),
         fc.option(fc.constantFrom(...STOCK_STATUSES), { nil: undefined }),
         fc.integer({ min: 1, max: 100 }),
         async (products, name, status, limit) => {

@@ -1,47 +1,25 @@
 /** Every fast path of the query engine against the plain definition: filter, sort by id, slice. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCatalog, type Product } from '../../src/catalog/catalog.ts';
-import { foldName } from '../../src/catalog/fold-name.ts';
-import { toProduct } from '../../src/catalog/load-catalog.ts';
+import { createCatalog } from '../../src/catalog/catalog.ts';
 import { STOCK_STATUSES, type StockStatus } from '../../src/catalog/stock-status.ts';
 import { FilterCache } from '../../src/query/filter-cache.ts';
 import { filterProducts, selectProducts } from '../../src/query/filter.ts';
 import { paginate } from '../../src/query/paginate.ts';
 import type { ProductFilter } from '../../src/query/query.ts';
+import {
+  arbitraryProducts as arbitraryProductsOf,
+  NAME_CHARS,
+  plainFilterIds,
+} from '../helpers/arbitraries.ts';
 
-/** The definition, with nothing precomputed or cached. */
-function plain(products: readonly Product[], filter: ProductFilter): number[] {
-  return products
-    .filter((p) => filter.id === undefined || p.id === filter.id)
-    .filter((p) => filter.status === undefined || p.status === filter.status)
-    .filter((p) => filter.name === undefined || foldName(p.name).includes(foldName(filter.name)))
-    .map((p) => p.id)
-    .sort((a, b) => a - b);
-}
-
-const letters = fc.constantFrom('a', 'B', 'é', 'É', 'ß', 'S', '%', '_', ' ', 'x');
-const arbitraryProducts = fc
-  .uniqueArray(
-    fc.record({
-      id: fc.integer({ min: 1, max: 300 }),
-      // Few distinct names, as in real catalogues, so names repeat across products.
-      name: fc.string({ unit: letters, minLength: 1, maxLength: 4 }),
-      quantity: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
-      status: fc.option(fc.constantFrom(...STOCK_STATUSES), { nil: undefined }),
-    }),
-    { selector: (entry) => entry.id, maxLength: 80 },
-  )
-  .map((entries) =>
-    entries.map(({ status, ...entry }) =>
-      toProduct(status === undefined ? entry : { ...entry, status }),
-    ),
-  );
+const plain = plainFilterIds;
+const arbitraryProducts = arbitraryProductsOf({ maxId: 300, maxNameLength: 4, maxLength: 80 });
 
 const arbitraryFilter: fc.Arbitrary<ProductFilter> = fc
   .record(
     {
-      name: fc.string({ unit: letters, maxLength: 3 }),
+      name: fc.string({ unit: NAME_CHARS, maxLength: 3 }),
       status: fc.constantFrom<StockStatus>(...STOCK_STATUSES),
       id: fc.integer({ min: 1, max: 300 }),
     },

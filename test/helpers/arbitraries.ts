@@ -1,0 +1,56 @@
+/** @module fast-check arbitraries of catalogues, and the plain definition they are judged by. */
+import fc from 'fast-check';
+import type { Product } from '../../src/catalog/catalog.ts';
+import { foldName } from '../../src/catalog/fold-name.ts';
+import { toProduct } from '../../src/catalog/load-catalog.ts';
+import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
+import type { ProductFilter } from '../../src/query/query.ts';
+
+/** Characters that stress folding and literal matching: accents, ß, wildcards, regex syntax. */
+export const NAME_CHARS = fc.constantFrom(
+  'a',
+  'B',
+  'é',
+  'É',
+  'ß',
+  'S',
+  '%',
+  '_',
+  '*',
+  ' ',
+  '.',
+  'x',
+);
+
+/** Products with unique ids; short names from NAME_CHARS repeat, as real catalogues' names do. */
+export function arbitraryProducts(options: {
+  maxId: number;
+  maxNameLength: number;
+  maxLength: number;
+}): fc.Arbitrary<Product[]> {
+  return fc
+    .uniqueArray(
+      fc.record({
+        id: fc.integer({ min: 1, max: options.maxId }),
+        name: fc.string({ unit: NAME_CHARS, minLength: 1, maxLength: options.maxNameLength }),
+        quantity: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
+        status: fc.option(fc.constantFrom(...STOCK_STATUSES), { nil: undefined }),
+      }),
+      { selector: (entry) => entry.id, maxLength: options.maxLength },
+    )
+    .map((entries) =>
+      entries.map(({ status, ...entry }) =>
+        toProduct(status === undefined ? entry : { ...entry, status }),
+      ),
+    );
+}
+
+/** The ids a filter keeps, by the definition alone: nothing precomputed, nothing cached. */
+export function plainFilterIds(products: readonly Product[], filter: ProductFilter): number[] {
+  return products
+    .filter((p) => filter.id === undefined || p.id === filter.id)
+    .filter((p) => filter.status === undefined || p.status === filter.status)
+    .filter((p) => filter.name === undefined || foldName(p.name).includes(foldName(filter.name)))
+    .map((p) => p.id)
+    .sort((a, b) => a - b);
+}
