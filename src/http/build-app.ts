@@ -1,6 +1,5 @@
 /** @module The composition root: config, spec and catalogue in, a Fastify app out (no listen). */
 import { createHash } from 'node:crypto';
-import cors from '@fastify/cors';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, {
   type FastifyInstance,
@@ -22,6 +21,7 @@ import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
+import cors from './plugins/cors.ts';
 import bearerAuth, { presentedToken } from './plugins/bearer-auth.ts';
 import docs from './plugins/docs.ts';
 import methodNotAllowed from './plugins/method-not-allowed.ts';
@@ -59,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const spec = await applyCompatibility(deps.spec, config.compatibility);
   const app = Fastify({
     logger: withRedaction(deps.logger ?? false),
+    childLoggerFactory: requestLogger,
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     routerOptions: { maxParamLength: 2048 },
     // A malformed URL is answered like any bad parameter.
@@ -83,12 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routes = buildRouteTable(spec, config.unknownQueryParameters);
   await app.register(problemHandler);
   await app.register(cors, {
-    origin: config.cors.origins === '*' ? '*' : [...config.cors.origins],
+    origins: config.cors.origins,
     methods: ['GET', 'HEAD'],
     exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied'],
-    maxAge: 600,
-    // Preflights are answered for any path, without a token; a plain OPTIONS gets 204 too.
-    strictPreflight: false,
+    maxAgeSeconds: 600,
   });
   await app.register(preferences);
   await app.register(bearerAuth, { tokens: createTokenTable(config.tokens) });
@@ -138,7 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           ? {}
           : { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.timeWindowMs } }),
       },
-      handler: async (request, reply) => {
+      // Synchronous: a throw becomes the error answer, and no promise is made per request.
+      handler: (request, reply) => {
         const parsed = route.parseParameters({
           query: request.query as Record<string, string | string[]>,
           path: request.params as Record<string, string>,
@@ -157,7 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           catalog: scenarioCatalog(request, reply),
           origin: requestOrigin(request, config.baseUrl, fallbackHost),
         });
-        return reply.type(result.type ?? 'application/json; charset=utf-8').send(result.body);
+        reply.type(result.type ?? 'application/json; charset=utf-8').send(result.body);
       },
     });
   }
@@ -165,10 +165,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const adminToken = config.admin?.token;
   if (adminToken !== undefined) {
     const journal = createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE);
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       if (!request.url.startsWith('/__admin') && !request.url.startsWith('/docs')) {
         journal.record(journalEntry(request, reply));
       }
+      done();
     });
     const reloader =
       deps.reloader ??
@@ -230,6 +231,20 @@ function journalEntry(request: FastifyRequest, reply: FastifyReply): JournalEntr
   };
   return scenario === undefined ? entry : { ...entry, scenario };
 }
+
+/** Levels at which Fastify logs a line per request, so a request's lines need its own id. */
+const REQUEST_LINE_LEVELS: ReadonlySet<string> = new Set(['info', 'debug', 'trace']);
+
+/**
+ * A child logger per request (to bind its id) only where request lines are logged. Above info
+ * nothing per request is logged, and a request then uses the app's logger: the child cost about
+ * 10 µs of a request that costs 60 µs in all on a bare Fastify server.
+ */
+const requestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
+  logger,
+  bindings,
+  options,
+) => (REQUEST_LINE_LEVELS.has(logger.level) ? logger.child(bindings, options) : logger);
 
 /** Whatever logger is configured, an Authorization header never reaches it. */
 function withRedaction(

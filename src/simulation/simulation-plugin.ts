@@ -53,13 +53,18 @@ export default fp(
       const hooks = [route.onRequest ?? []].flat();
       route.onRequest = [
         ...hooks,
-        async (request: FastifyRequest, reply: FastifyReply) => {
+        // A callback hook: with nothing configured or preferred, a request passes without a tick.
+        (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
           const preferred = preferredFaults(request, reply, operation.statuses);
           const plan = planFaults(faults, random);
           const delayMs = preferred.delayMs ?? plan.delayMs;
-          if (delayMs > 0) await wait(delayMs);
           const status = preferred.status ?? plan.errorStatus;
-          if (status !== undefined && status >= 400) throw simulatedProblem(status);
+          const finish = (): void => {
+            if (status !== undefined && status >= 400) done(simulatedProblem(status));
+            else done();
+          };
+          if (delayMs > 0) void wait(delayMs).then(finish);
+          else finish();
         },
       ];
     });
@@ -73,6 +78,7 @@ function preferredFaults(
   reply: FastifyReply,
   statuses: readonly number[],
 ): { delayMs?: number; status?: number } {
+  if (request.headers.prefer === undefined) return {};
   const delay = request.preferences?.get('delay');
   const code = request.preferences?.get('code');
   const result: { delayMs?: number; status?: number } = {};

@@ -293,7 +293,28 @@ describe('open surface', () => {
       headers: { origin: 'http://evil.test' },
     });
     expect(allowed.headers['access-control-allow-origin']).toBe('http://ok.test');
+    expect(allowed.headers['vary']).toMatch(/\bOrigin\b/);
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+    expect(refused.headers['access-control-expose-headers']).toBeUndefined();
+    expect(refused.headers['vary']).toMatch(/\bOrigin\b/);
     await strict.close();
+  });
+  it('CORS headers are on error answers too, so a browser script can read the problem', async () => {
+    const response = await app.inject({ url: '/v1/stock', headers: { origin: 'http://a.test' } });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(String(response.headers['access-control-expose-headers'])).toMatch(/WWW-Authenticate/);
+  });
+  it('a preflight is answered on any path, with the methods and the max age', async () => {
+    const response = await app.inject({
+      method: 'OPTIONS',
+      url: '/no/such/path',
+      headers: { origin: 'http://a.test', 'access-control-request-method': 'GET' },
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.headers['access-control-allow-methods']).toBe('GET, HEAD');
+    expect(response.headers['access-control-max-age']).toBe('600');
+    expect(response.headers['access-control-allow-headers']).toBeUndefined();
+    expect(response.body).toBe('');
   });
 });

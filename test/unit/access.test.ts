@@ -39,11 +39,24 @@ describe('token table', () => {
     ['aa', undefined],
     ['aaaa', undefined],
     ['', undefined],
+    ['aaa\u0000', undefined],
+    ['bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', undefined],
+    ['äää', undefined],
   ])('%j → %s', (token, level) => {
     expect(table.levelOf(token)).toBe(level);
   });
   it('keeps no token in readable form', () => {
     expect(JSON.stringify(table)).not.toContain('aaa');
+  });
+  it('matches tokens of different lengths and non-ASCII tokens', () => {
+    const mixed = createTokenTable([
+      { token: 'x', level: 'status' },
+      { token: 'zürich-token-with-a-longer-tail', level: 'quantity' },
+    ]);
+    expect(mixed.levelOf('x')).toBe('status');
+    expect(mixed.levelOf('zürich-token-with-a-longer-tail')).toBe('quantity');
+    expect(mixed.levelOf('zurich-token-with-a-longer-tail')).toBeUndefined();
+    expect(mixed.levelOf('zürich-token-with-a-longer-tai')).toBeUndefined();
   });
 });
 

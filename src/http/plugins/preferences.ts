@@ -16,9 +16,11 @@ export default fp(
   (app: FastifyInstance) => {
     // Fastify wants reference types set per request: the decorator starts null, the hook sets it.
     app.decorateRequest('preferences', null);
-    app.addHook('onRequest', async (request) => {
+    // A callback hook, not an async one: it runs on every request, and a promise costs a tick.
+    app.addHook('onRequest', (request, _reply, done) => {
       const header = request.headers.prefer;
       request.preferences = header === undefined ? NONE : parsePrefer(header);
+      done();
     });
   },
   { name: 'preferences', fastify: '5.x' },
