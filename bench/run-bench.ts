@@ -6,8 +6,14 @@
  * reports req/s, p50, p99 and the ratio to the bare server; then start-up time and memory.
  * Absolute numbers drift on shared machines; the ratios are what to compare between runs.
  *
- * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (5),
- * BENCH_WARMUP (2), BENCH_CONNECTIONS (32). Needs `wrk` (Debian: apt-get install wrk).
+ * Each workload is measured in rounds that alternate the bare server and stockmock, so both see
+ * the same machine: on shared machines throughput drifts by a third within a minute, and the
+ * ratio of two runs taken minutes apart would say more about the neighbours than about stockmock.
+ * A row reports the medians over its rounds.
+ *
+ * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (2, per
+ * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32). Needs `wrk` (Debian:
+ * apt-get install wrk).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,13 +24,14 @@ import { fileURLToPath } from 'node:url';
 import { FIXTURE_HEADER, formatFixtureLine } from '../src/generate/format-fixture.ts';
 import { generateProducts } from '../src/generate/generate-products.ts';
 import { seededRandom } from '../src/util/seeded-random.ts';
-import { load, type LoadOptions, type LoadResult } from './wrk.ts';
+import { prepareLoad, type LoadOptions, type LoadResult, type Workload } from './wrk.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const SIZES = (process.env['BENCH_SIZES'] ?? '1000,100000,1000000').split(',').map(Number);
 const OPTIONS = {
   connections: Number(process.env['BENCH_CONNECTIONS'] ?? 32),
-  seconds: Number(process.env['BENCH_SECONDS'] ?? 5),
+  seconds: Number(process.env['BENCH_SECONDS'] ?? 2),
+  rounds: Number(process.env['BENCH_ROUNDS'] ?? 3),
   warmupSeconds: Number(process.env['BENCH_WARMUP'] ?? 2),
 };
 const TOKENS = { status: 'bench-status-token', quantity: 'bench-quantity-token' } as const;
@@ -43,6 +50,8 @@ interface Row {
   readonly level: string;
   readonly mock: LoadResult;
   readonly bare: LoadResult;
+  /** Median of the rounds' mock/bare req/s ratios. */
+  readonly ratio: number;
 }
 
 try {
@@ -56,7 +65,11 @@ try {
 }
 
 const scratch = await mkdtemp(join(tmpdir(), 'stockmock-bench-'));
-const loadOptions: LoadOptions = { ...OPTIONS, scratch };
+const loadOptions: LoadOptions = {
+  connections: OPTIONS.connections,
+  seconds: OPTIONS.seconds,
+  scratch,
+};
 const rows: Row[] = [];
 const startups: {
   size: number;
@@ -75,37 +88,31 @@ try {
       ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
       `http://127.0.0.1:${String(port)}`,
     );
-    const first = await fetch(`${mock.url}/v1/stock`, {
-      headers: { authorization: `Bearer ${TOKENS.quantity}` },
-    });
-    const bodyFile = join(scratch, `body-${String(size)}.json`);
-    await writeFile(bodyFile, await first.text());
+    const memory = memoryOf(mock.child.pid ?? 0);
+    startups.push({ size, source, startupMs: mock.startupMs, ...memory });
+    const plan = await workloads(size);
+    // The bare server answers, for each workload, a body stockmock gave for that workload.
+    const bodiesFile = join(scratch, `bodies-${String(size)}.json`);
+    await writeFile(
+      bodiesFile,
+      JSON.stringify(await Promise.all(plan.map((w) => sampleBody(mock.url, w)))),
+    );
     const barePort = await freePort();
     const bare = await startServer(
-      ['bench/bare-server.ts', bodyFile, String(barePort)],
+      ['bench/bare-server.ts', bodiesFile, String(barePort)],
       `http://127.0.0.1:${String(barePort)}`,
     );
     try {
       log(
         `\n${size.toLocaleString('en')} products (${source}): started in ${String(mock.startupMs)} ms`,
       );
-      const bareResult = await load(`${bare.url}/`, { paths: ['/v1/stock'] }, loadOptions);
-      log(`  bare Fastify: ${String(Math.round(bareResult.requestsPerSecond))} req/s`);
-      for (const workload of await workloads(size)) {
-        const result = await load(mock.url, workload, loadOptions);
-        rows.push({
-          size,
-          workload: workload.name,
-          level: workload.level,
-          mock: result,
-          bare: bareResult,
-        });
+      for (const [index, workload] of plan.entries()) {
+        const row = await compare(workload, mock, `${bare.url}/${String(index)}`, bare);
+        rows.push({ size, ...row });
         log(
-          `  ${workload.name} (${workload.level}): ${String(Math.round(result.requestsPerSecond))} req/s, p99 ${result.p99Ms.toFixed(2)} ms${result.errors > 0 ? `, ${String(result.errors)} errors` : ''}`,
+          `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
         );
       }
-      const memory = memoryOf(mock.child.pid ?? 0);
-      startups.push({ size, source, startupMs: mock.startupMs, ...memory });
       if (size === SIZES[0]) contractMs = await timeContract(mock.url);
     } finally {
       mock.child.kill('SIGTERM');
@@ -118,6 +125,69 @@ try {
   log('\nWritten to bench/results.md');
 } finally {
   await rm(scratch, { recursive: true, force: true });
+}
+
+/** Warms both servers up, then alternates them for OPTIONS.rounds rounds; medians per figure. */
+async function compare(
+  workload: NamedWorkload,
+  mock: Server,
+  bareUrl: string,
+  bare: Server,
+): Promise<Omit<Row, 'size'>> {
+  const mockLoad = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
+  const bareLoad = await prepareLoad(bareUrl, { paths: ['/'] }, bare.child.pid ?? 0, loadOptions);
+  await bareLoad.run(OPTIONS.warmupSeconds);
+  await mockLoad.run(OPTIONS.warmupSeconds);
+  const mocks: LoadResult[] = [];
+  const bares: LoadResult[] = [];
+  for (let round = 0; round < OPTIONS.rounds; round++) {
+    bares.push(await bareLoad.measure());
+    mocks.push(await mockLoad.measure());
+  }
+  return {
+    workload: workload.name,
+    level: workload.level,
+    mock: medianResult(mocks),
+    bare: medianResult(bares),
+    ratio: median(mocks.map((m, i) => m.requestsPerSecond / (bares[i]?.requestsPerSecond ?? 1))),
+  };
+}
+
+function medianResult(results: readonly LoadResult[]): LoadResult {
+  const of = (pick: (result: LoadResult) => number) => median(results.map(pick));
+  return {
+    requestsPerSecond: of((r) => r.requestsPerSecond),
+    p50Ms: of((r) => r.p50Ms),
+    p99Ms: of((r) => r.p99Ms),
+    cpuMicrosPerRequest: of((r) => r.cpuMicrosPerRequest),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** A body stockmock answers for the workload: its first path, or a fresh name for a cold mix. */
+async function sampleBody(url: string, workload: NamedWorkload): Promise<string> {
+  const name = workload.coldNames?.[0];
+  const path =
+    name === undefined
+      ? (workload.paths[0] ?? '/v1/stock')
+      : `/v1/stock?name=${encodeURIComponent(name.slice(0, 4))}`;
+  const response = await fetch(`${url}${path}`, {
+    headers: { authorization: `Bearer ${workload.token}` },
+  });
+  if (!response.ok) throw new Error(`${path} answered ${String(response.status)}`);
+  return response.text();
+}
+
+function percent(ratio: number): string {
+  return `${String(Math.round(100 * ratio))} %`;
 }
 
 /** A config (and, up to LARGEST_FILE, a YAML fixture) for a catalogue of `size` products. */
@@ -140,16 +210,14 @@ async function prepare(size: number): Promise<{ configFile: string; source: stri
   return { configFile, source: 'generated at start' };
 }
 
-interface Workload {
+interface NamedWorkload extends Workload {
   readonly name: string;
   readonly level: string;
-  readonly paths: readonly string[];
   readonly token: string;
-  readonly coldNames?: readonly string[];
 }
 
 /** The request mixes, built from the catalogue's own ids and words, for both access levels. */
-async function workloads(size: number): Promise<Workload[]> {
+async function workloads(size: number): Promise<NamedWorkload[]> {
   const sample = [...generateProducts({ count: Math.min(size, 5000), seed: 1 })];
   const names = sample.map((product) => product.name);
   const words = [...new Set(names.flatMap((name) => name.split(' ')))];
@@ -164,7 +232,7 @@ async function workloads(size: number): Promise<Workload[]> {
     );
   });
   const statuses = ['available', 'incoming', 'on_request', 'out_of_stock'];
-  const mixes: Omit<Workload, 'level' | 'token'>[] = [
+  const mixes: Omit<NamedWorkload, 'level' | 'token'>[] = [
     {
       name: 'single product',
       paths: Array.from(
@@ -275,13 +343,13 @@ function renderMarkdown(): string {
   const lines = [
     '# Benchmark',
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${machine}. wrk, 1 thread, ${String(OPTIONS.connections)} connections, ${String(OPTIONS.seconds)} s after ${String(OPTIONS.warmupSeconds)} s of warm-up, on loopback. The ratio is to a bare Fastify server answering a precomputed body of a page's size, measured in the same run.`,
+    `${new Date().toISOString().slice(0, 10)}, ${machine}. wrk, 1 thread, ${String(OPTIONS.connections)} connections, on loopback. Per workload: ${String(OPTIONS.warmupSeconds)} s of warm-up, then ${String(OPTIONS.rounds)} rounds of ${String(OPTIONS.seconds)} s that alternate the bare server and stockmock; each figure is the median over the rounds. The bare server is Fastify answering, for each workload, a precomputed body that stockmock gave for it. CPU is the server's user + system time per request.`,
     '',
-    '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | errors |',
-    '|---:|---|---|---:|---:|---:|---:|---:|---:|',
+    '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | CPU µs/req | bare CPU µs/req | errors |',
+    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.size.toLocaleString('en')} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${String(Math.round((100 * row.mock.requestsPerSecond) / row.bare.requestsPerSecond))} % | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${String(row.mock.errors)} |`,
+        `| ${row.size.toLocaleString('en')} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |`,
     ),
     '',
     '| products | data | start-up ms | RSS after load, MB | peak RSS, MB |',

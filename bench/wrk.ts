@@ -1,6 +1,6 @@
 /** @module Drives a server with wrk (a C load generator: it leaves the server the CPU it needs). */
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -12,49 +12,92 @@ export interface LoadResult {
   readonly p99Ms: number;
   /** Answers other than 2xx/3xx: a workload is only measured if it was served. */
   readonly errors: number;
+  /**
+   * The server's CPU time (user + system) per answered request, in µs. Unlike req/s it does not
+   * fall when a shared machine's hypervisor takes the CPU away (steal), so it is the steadier
+   * figure for comparing two runs.
+   */
+  readonly cpuMicrosPerRequest: number;
 }
 
 export interface LoadOptions {
   readonly connections: number;
   readonly seconds: number;
-  readonly warmupSeconds: number;
   readonly scratch: string;
 }
 
+export interface Workload {
+  readonly paths: readonly string[];
+  readonly token?: string;
+  readonly coldNames?: readonly string[];
+}
+
+/** A prepared load: warm it up once, then measure it as often as wanted. */
+export interface Load {
+  run(seconds: number): Promise<void>;
+  measure(): Promise<LoadResult>;
+}
+
 /**
- * Runs wrk with a Lua script that picks each request's path: `paths` at random (seeded), or, for
- * a cold mix, a fresh substring of a random name on every request.
+ * wrk with a Lua script that picks each request's path: `paths` at random (seeded), or, for a
+ * cold mix, a fresh substring of a random name on every request. `pid` is the server's process,
+ * whose CPU time is read around each measurement.
  */
-export async function load(
+export async function prepareLoad(
   url: string,
-  workload: { paths: readonly string[]; token?: string; coldNames?: readonly string[] },
+  workload: Workload,
+  pid: number,
   options: LoadOptions,
-): Promise<LoadResult> {
+): Promise<Load> {
   const script = join(
     options.scratch,
     `wrk-${String(Date.now())}-${String(Math.random()).slice(2)}.lua`,
   );
   await writeFile(script, luaScript(workload));
-  const args = (seconds: number) => [
-    '-t1',
-    `-c${String(options.connections)}`,
-    `-d${String(seconds)}s`,
-    '--latency',
-    '-s',
-    script,
-    url,
-  ];
-  if (options.warmupSeconds > 0)
-    await run('wrk', args(options.warmupSeconds), { maxBuffer: 1 << 24 });
-  const { stdout } = await run('wrk', args(options.seconds), { maxBuffer: 1 << 24 });
-  return parseWrk(stdout);
+  const wrk = (seconds: number) =>
+    run(
+      'wrk',
+      [
+        '-t1',
+        `-c${String(options.connections)}`,
+        `-d${String(seconds)}s`,
+        '--latency',
+        '-s',
+        script,
+        url,
+      ],
+      { maxBuffer: 1 << 24 },
+    );
+  return {
+    async run(seconds) {
+      await wrk(seconds);
+    },
+    async measure() {
+      const before = await cpuTicks(pid);
+      const { stdout } = await wrk(options.seconds);
+      const ticks = (await cpuTicks(pid)) - before;
+      const result = parseWrk(stdout);
+      const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
+      return {
+        ...result,
+        cpuMicrosPerRequest: requests === 0 ? 0 : (ticks * 1e6) / CLOCK_TICKS / requests,
+      };
+    },
+  };
 }
 
-function luaScript(workload: {
-  paths: readonly string[];
-  token?: string;
-  coldNames?: readonly string[];
-}): string {
+/** Linux's USER_HZ, the unit of /proc/PID/stat's times: 100 on every common architecture. */
+const CLOCK_TICKS = 100;
+
+/** utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/PID/stat). */
+async function cpuTicks(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function luaScript(workload: Workload): string {
   const list = (items: readonly string[]) =>
     `{${items.map((item) => JSON.stringify(item)).join(',')}}`;
   const auth =
@@ -85,7 +128,7 @@ end
 `;
 }
 
-function parseWrk(output: string): LoadResult {
+function parseWrk(output: string): Omit<LoadResult, 'cpuMicrosPerRequest'> {
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(output)?.[1];
   const p50 = /\s50%\s+([\d.]+)(us|ms|s)/.exec(output);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(output);

@@ -37,11 +37,14 @@ export function createTokenTable<Level extends string = AccessLevel>(
     byteLength: Buffer.byteLength(grant.token),
     level: grant.level,
   }));
+  // Lookups are synchronous, so one buffer serves them all: no allocation per request.
+  const candidate = Buffer.alloc(width);
   return {
     size: entries.length,
     levelOf(presented) {
       // A longer token is cut to the width here, and told apart by its byte length below.
-      const candidate = padded(presented);
+      candidate.fill(0);
+      candidate.write(presented, 0, width, 'utf8');
       const byteLength = Buffer.byteLength(presented);
       let level: Level | undefined;
       for (const entry of entries) {

@@ -25,6 +25,11 @@ export class FilterCache<Value extends { readonly length: number }> {
   }
 
   set(key: string, value: Value): void {
+    const replaced = this.#entries.get(key);
+    if (replaced !== undefined) {
+      this.#entries.delete(key);
+      this.#items -= replaced.length;
+    }
     if (value.length > this.#maxItems) return;
     this.#entries.set(key, value);
     this.#items += value.length;

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { createCatalog } from '../../src/catalog/catalog.ts';
 import { STOCK_STATUSES, type StockStatus } from '../../src/catalog/stock-status.ts';
 import { FilterCache } from '../../src/query/filter-cache.ts';
-import { filterProducts, selectProducts } from '../../src/query/filter.ts';
+import { filterProducts, selectProducts, type PageStrategy } from '../../src/query/filter.ts';
+import { createNameIndex } from '../../src/query/name-index.ts';
+import { sortPositions } from '../../src/query/name-pages.ts';
+import { seededRandom } from '../../src/util/seeded-random.ts';
 import { paginate } from '../../src/query/paginate.ts';
 import type { ProductFilter } from '../../src/query/query.ts';
 import {
@@ -14,6 +17,7 @@ import {
 } from '../helpers/arbitraries.ts';
 
 const plain = plainFilterIds;
+const PAGE_STRATEGIES: readonly PageStrategy[] = ['scan', 'collect', 'auto'];
 const arbitraryProducts = arbitraryProductsOf({ maxId: 300, maxNameLength: 4, maxLength: 80 });
 
 const arbitraryFilter: fc.Arbitrary<ProductFilter> = fc
@@ -50,8 +54,8 @@ describe('the query engine equals the plain definition', () => {
     );
   });
 
-  it('pages of the fast path are slices of the plain result', () => {
-    // Dense matches and pages inside the list, so that the scan stops within the list.
+  it('every page of every strategy is a slice of the plain result', () => {
+    // Dense matches, so that pages fall inside the list and a scan stops within it.
     const denseFilter = fc.record(
       {
         name: fc.constantFrom('', 'a', 'x', 'é', 's'),
@@ -64,24 +68,51 @@ describe('the query engine equals the plain definition', () => {
         arbitraryProducts,
         fc.oneof(denseFilter, arbitraryFilter),
         fc.integer({ min: 1, max: 7 }),
-        fc.integer({ min: 1, max: 6 }),
-        (products, filter, limit, page) => {
-          const catalog = createCatalog('c', products);
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 9 }),
+        (products, filter, limit, firstPrefix, cachedPrefixLimit) => {
           const expected = plain(products, filter);
-          // Both strategies: positions merged and cached, and the scan that stops at the page.
-          for (const materializeLimit of [0, 1_000_000]) {
-            const got = paginate(selectProducts(catalog, filter, materializeLimit), {
-              page,
-              limit,
-            });
-            expect(got.items.map((p) => p.id)).toEqual(
-              expected.slice((page - 1) * limit, page * limit),
-            );
-            expect(got.total).toBe(expected.length);
+          const pages = Math.ceil(expected.length / limit) + 1;
+          // Each strategy on a catalogue of its own, so that none meets another's cache. Small
+          // prefixes make them grow and outgrow the cache within a few pages.
+          for (const strategy of PAGE_STRATEGIES) {
+            const catalog = createCatalog('c', products);
+            const options = { strategy, firstPrefix, cachedPrefixLimit };
+            // Every page, forward then backward: later pages meet prefixes cached by earlier ones.
+            const order = Array.from({ length: pages }, (_, i) => i + 1);
+            for (const page of [...order, ...order.reverse()]) {
+              const got = paginate(selectProducts(catalog, filter, options), { page, limit });
+              expect(got.items.map((p) => p.id)).toEqual(
+                expected.slice((page - 1) * limit, page * limit),
+              );
+              expect(got.total).toBe(expected.length);
+            }
           }
         },
       ),
       { numRuns: 300, seed: 12 },
+    );
+  });
+});
+
+describe('the trigram name index', () => {
+  it('finds exactly the names that contain the needle', () => {
+    // A small alphabet, so that trigrams are shared and needles of every length match.
+    const text = (maxLength: number) =>
+      fc.string({ unit: fc.constantFrom('a', 'b', ' ', 'ß'), maxLength });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(text(12), { maxLength: 60 }),
+        fc.array(text(6), { minLength: 1, maxLength: 10 }),
+        (names, needles) => {
+          const index = createNameIndex(names);
+          for (const needle of needles) {
+            const expected = names.flatMap((name, i) => (name.includes(needle) ? [i] : []));
+            expect([...index.namesContaining(needle)]).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 13 },
     );
   });
 });
@@ -98,5 +129,31 @@ describe('FilterCache', () => {
     expect(cache.get('a')).toBeUndefined();
     cache.set('huge', [1, 2, 3, 4, 5, 6]);
     expect(cache.get('huge')).toBeUndefined();
+  });
+  it('counts a replaced entry once', () => {
+    const cache = new FilterCache<number[]>(10, 5);
+    cache.set('a', [1, 2, 3]);
+    cache.set('a', [1, 2, 3, 4]);
+    cache.set('b', [1]);
+    expect([cache.get('a'), cache.get('b')]).toEqual([[1, 2, 3, 4], [1]]);
+  });
+});
+
+describe('sortPositions', () => {
+  it('sorts like a comparison sort, below and above the radix threshold and limit', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer(),
+        (limit, length, seed) => {
+          const random = seededRandom(seed);
+          const values = Int32Array.from({ length }, () => Math.floor(random() * limit));
+          const expected = [...values].sort((a, b) => a - b);
+          expect([...sortPositions(values, limit)]).toEqual(expected);
+        },
+      ),
+      { numRuns: 200, seed: 14 },
+    );
   });
 });

@@ -1,0 +1,94 @@
+/**
+ * @module The positions of a name filter's matches, in the catalogue's (id) order.
+ *
+ * Two ways, each cheap where the other is not; `status` is a STOCK_STATUSES index, or -1 for any.
+ */
+import type { CatalogIndex } from '../catalog/catalog.ts';
+
+/**
+ * The first `count` matches, by a walk over the catalogue that stops there. It touches about
+ * `count / total` of the catalogue: cheap when matches are dense, a full walk when they are rare.
+ */
+export function scanPositions(
+  index: CatalogIndex,
+  names: Int32Array,
+  status: number,
+  count: number,
+): Int32Array {
+  const isMatched = new Uint8Array(index.names.length);
+  for (const name of names) isMatched[name] = 1;
+  const { nameOf, statusOf } = index;
+  const found = new Int32Array(count);
+  let filled = 0;
+  for (let position = 0; position < nameOf.length && filled < count; position++) {
+    if (isMatched[nameOf[position] as number] !== 1) continue;
+    if (status >= 0 && statusOf[position] !== status) continue;
+    found[filled++] = position;
+  }
+  return filled === count ? found : found.subarray(0, filled);
+}
+
+/**
+ * Every match (`total` of them), from the matched names' position lists, sorted. It touches the
+ * products of the matched names only: cheap when matches are rare, whatever the catalogue's size.
+ */
+export function collectPositions(
+  index: CatalogIndex,
+  names: Int32Array,
+  status: number,
+  total: number,
+): Int32Array {
+  const { postings, statusOf } = index;
+  const found = new Int32Array(total);
+  let filled = 0;
+  for (const name of names) {
+    for (const position of postings[name] as Int32Array) {
+      if (status < 0 || statusOf[position] === status) found[filled++] = position;
+    }
+  }
+  return sortPositions(found, index.nameOf.length);
+}
+
+const RADIX_BITS = 11;
+const RADIX = 1 << RADIX_BITS;
+
+/**
+ * Sorts positions (whole numbers below `limit`) ascending, by least-significant-digit radix sort
+ * over 11-bit digits: two passes below 4 million. V8's TypedArray sort measured 55 ns a number,
+ * this 13 ns: what lets a collect beat a scan over a wider range of match counts.
+ */
+export function sortPositions(positions: Int32Array, limit: number): Int32Array {
+  const length = positions.length;
+  // Below this, the two passes over the digit counts cost more than a comparison sort.
+  if (length < 256) return positions.sort();
+  let source: Int32Array = positions;
+  let target: Int32Array = new Int32Array(length);
+  const counts = new Int32Array(RADIX);
+  const mask = RADIX - 1;
+  let shift = 0;
+  do {
+    counts.fill(0);
+    for (let i = 0; i < length; i++) {
+      const digit = ((source[i] as number) >>> shift) & mask;
+      counts[digit] = (counts[digit] as number) + 1;
+    }
+    let sum = 0;
+    for (let digit = 0; digit < RADIX; digit++) {
+      const count = counts[digit] as number;
+      counts[digit] = sum;
+      sum += count;
+    }
+    for (let i = 0; i < length; i++) {
+      const value = source[i] as number;
+      const digit = (value >>> shift) & mask;
+      const at = counts[digit] as number;
+      target[at] = value;
+      counts[digit] = at + 1;
+    }
+    const sorted = target;
+    target = source;
+    source = sorted;
+    shift += RADIX_BITS;
+  } while (shift < 31 && (limit - 1) >>> shift > 0);
+  return source;
+}
