@@ -27,9 +27,14 @@ export interface Catalog {
   readonly source: string;
   /** Ascending by id. */
   readonly products: readonly Product[];
-  readonly byId: ReadonlyMap<number, Product>;
+  readonly byId: ProductLookup;
   /** What the query engine needs, computed once per load. */
   readonly index: CatalogIndex;
+}
+
+/** Finds a product by id. */
+export interface ProductLookup {
+  get(id: number): Product | undefined;
 }
 
 /**
@@ -56,16 +61,41 @@ export interface CatalogIndex {
 export function createCatalog(source: string, products: readonly Product[]): Catalog {
   // Generated and hand-written fixtures usually come sorted: check in one pass before sorting.
   const sorted = isSortedById(products) ? [...products] : [...products].sort((a, b) => a.id - b.id);
-  const byId = new Map<number, Product>();
-  for (const product of sorted) byId.set(product.id, product);
   // The lists are readonly by type, not frozen: V8 slices a frozen array twenty times slower
   // (measured: 1.5 µs against 74 ns for ten items), and every page is a slice.
   return Object.freeze({
     source,
     products: sorted,
-    byId,
+    byId: lookupById(sorted),
     index: buildIndex(sorted),
   });
+}
+
+/**
+ * Ids to products without a Map: a Map of a million entries holds about 40 MB. When the ids run
+ * without gaps (generated catalogues, most fixtures), an id's offset from the first is its
+ * position; otherwise a binary search over the sorted ids finds it.
+ */
+function lookupById(sorted: readonly Product[]): ProductLookup {
+  const first = sorted[0]?.id ?? 0;
+  if (sorted.every((product, position) => product.id === first + position)) {
+    return { get: (id) => (Number.isInteger(id) ? sorted[id - first] : undefined) };
+  }
+  const ids = Float64Array.from(sorted, (product) => product.id);
+  return {
+    get(id) {
+      let low = 0;
+      let high = ids.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const found = ids[middle] as number;
+        if (found === id) return sorted[middle];
+        if (found < id) low = middle + 1;
+        else high = middle - 1;
+      }
+      return undefined;
+    },
+  };
 }
 
 function isSortedById(products: readonly Product[]): boolean {

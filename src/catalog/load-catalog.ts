@@ -2,13 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import type { SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
+import { parseJsonLineFixture } from '../source/json-line-fixture.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import { createCatalog, type Catalog, type JsonValue, type Product } from './catalog.ts';
 import { deriveStatus } from './derive-status.ts';
 import { FixtureSchema, type Fixture, type FixtureProduct } from './fixture-schema.ts';
 import { foldName } from './fold-name.ts';
 
-const validateFixture = createAjv().compile<Fixture>(FixtureSchema);
+const validateFixture = createAjv({ ownSchemas: true }).compile<Fixture>(FixtureSchema);
 
 /** Reads and validates a fixture file. Nothing is returned unless the whole file is valid. */
 export async function loadCatalog(file: string): Promise<Catalog> {
@@ -20,7 +21,7 @@ export async function loadCatalog(file: string): Promise<Catalog> {
  * refusing it, so one run shows all that needs fixing.
  */
 export function parseCatalog(file: string, text: string): Catalog {
-  const source = readYamlSource(file, text);
+  const source = readYamlSource(file, text, parseJsonLineFixture);
   refuseOnIssues(schemaIssues(source, validateFixture));
   const fixture = source.value as Fixture;
 

@@ -52,7 +52,7 @@ export const DEFAULTS: Config = {
 };
 
 const PATH_FIELDS = ['spec', 'fixtures'] as const;
-const ajv = createAjv();
+const ajv = createAjv({ ownSchemas: true });
 const validateLayer = ajv.compile(Type.Partial(ConfigSchema));
 const validateConfig = ajv.compile<Config>(ConfigSchema);
 

@@ -78,7 +78,7 @@ describe('stockmock fixtures generate', () => {
     expect(await runMain(['fixtures', 'generate', '--count', '50', '--seed', '3'], first)).toBe(0);
     await runMain(['fixtures', 'generate', '--count', '50', '--seed', '3'], second);
     expect(first.out).toBe(second.out);
-    expect(first.out.startsWith('products:\n  - { id: 1, name: ')).toBe(true);
+    expect(first.out.startsWith('products:\n  - {"id": 1, "name": ')).toBe(true);
   });
 
   it('shows a progress bar on a terminal', async () => {

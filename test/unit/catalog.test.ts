@@ -1,3 +1,6 @@
+import fc from 'fast-check';
+import { createCatalog } from '../../src/catalog/catalog.ts';
+import { arbitraryProducts } from '../helpers/arbitraries.ts';
 import { describe, expect, it } from 'vitest';
 import { deriveStatus } from '../../src/catalog/derive-status.ts';
 import { foldName } from '../../src/catalog/fold-name.ts';
@@ -116,5 +119,30 @@ describe('parseCatalog', () => {
       'products[0].quantity',
       'products[1].status',
     ]);
+  });
+});
+
+describe('byId', () => {
+  const products = arbitraryProducts({ maxId: 60, maxNameLength: 2, maxLength: 40 });
+  it('finds what a search of the list finds, for gapped and gapless ids', () => {
+    fc.assert(
+      fc.property(
+        products,
+        fc.boolean(),
+        fc.integer({ min: -3, max: 3 }),
+        (list, gapless, shift) => {
+          // Gapless: the same products renumbered from 1 + shift, in shuffled order.
+          const entries = gapless
+            ? list.map((product, i) => ({ ...product, id: list.length - i + shift }))
+            : list;
+          const catalog = createCatalog('c', entries);
+          for (const id of [-1, 0, 0.5, 1, 2, 7, 59.5, 60, 61, entries.length + shift + 1]) {
+            expect(catalog.byId.get(id)).toBe(catalog.products.find((p) => p.id === id));
+          }
+          for (const product of entries) expect(catalog.byId.get(product.id)?.id).toBe(product.id);
+        },
+      ),
+      { numRuns: 200, seed: 31 },
+    );
   });
 });

@@ -1,0 +1,74 @@
+/**
+ * @module A fast path for the fixture layout that `stockmock fixtures generate` writes.
+ *
+ * That layout is `products:` followed by one JSON object per line (`  - {"id": 1, …}`). JSON is
+ * YAML 1.2, so every such line means the same to a YAML parser, and `JSON.parse` reads it about
+ * ten times faster than js-yaml: the difference between 1 s and 0.1 s for 100 000 products.
+ * Anything else (another key, a comment after an item, a block mapping, a duplicate key) returns
+ * undefined, and the file goes through the YAML parser as before.
+ */
+
+const ITEM = /^ {2}- (\{.*\})\s*$/;
+const LIST_KEY = /^products:\s*$/;
+
+/** The document's value when the text has the JSON-line layout exactly; undefined otherwise. */
+export function parseJsonLineFixture(text: string): { products: unknown[] } | undefined {
+  const products: unknown[] = [];
+  let listed = false;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, text[end - 1] === '\r' ? end - 1 : end);
+    start = end + 1;
+    if (line.trim() === '' || line.startsWith('#')) continue;
+    if (!listed) {
+      if (!LIST_KEY.test(line)) return undefined;
+      listed = true;
+      continue;
+    }
+    const json = ITEM.exec(line)?.[1];
+    const item = json === undefined ? undefined : parseObject(json);
+    if (item === undefined) return undefined;
+    products.push(item);
+  }
+  return listed && products.length > 0 ? { products } : undefined;
+}
+
+/** A JSON object without duplicate keys (YAML refuses them; JSON.parse would keep the last). */
+function parseObject(json: string): object | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return Object.keys(value).length === topLevelKeyCount(json) ? value : undefined;
+}
+
+/** The keys of a valid JSON object's text, counted as the colons at depth 1 outside strings. */
+function topLevelKeyCount(json: string): number {
+  let depth = 0;
+  let keys = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const char = json.charCodeAt(i);
+    if (inString) {
+      if (char === BACKSLASH) i++;
+      else if (char === QUOTE) inString = false;
+    } else if (char === QUOTE) inString = true;
+    else if (char === OPEN_BRACE || char === OPEN_BRACKET) depth++;
+    else if (char === CLOSE_BRACE || char === CLOSE_BRACKET) depth--;
+    else if (char === COLON && depth === 1) keys++;
+  }
+  return keys;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
