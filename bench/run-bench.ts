@@ -9,7 +9,8 @@
  * Each workload is measured in rounds that alternate the bare server and stockmock, so both see
  * the same machine: on shared machines throughput drifts by a third within a minute, and the
  * ratio of two runs taken minutes apart would say more about the neighbours than about stockmock.
- * A row reports the medians over its rounds.
+ * A row reports the medians over its rounds. Before the first row, every workload runs for a
+ * second, so that the JIT has seen all code paths.
  *
  * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (2, per
  * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32). Needs `wrk` (Debian:
@@ -106,6 +107,12 @@ try {
       log(
         `\n${size.toLocaleString('en')} products (${source}): started in ${String(mock.startupMs)} ms`,
       );
+      // The JIT first: a second of every workload, so that no row pays for the code paths of
+      // the ones after it.
+      for (const workload of plan) {
+        const warm = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
+        await warm.run(1);
+      }
       for (const [index, workload] of plan.entries()) {
         const row = await compare(workload, mock, `${bare.url}/${String(index)}`, bare);
         rows.push({ size, ...row });
@@ -343,7 +350,7 @@ function renderMarkdown(): string {
   const lines = [
     '# Benchmark',
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${machine}. wrk, 1 thread, ${String(OPTIONS.connections)} connections, on loopback. Per workload: ${String(OPTIONS.warmupSeconds)} s of warm-up, then ${String(OPTIONS.rounds)} rounds of ${String(OPTIONS.seconds)} s that alternate the bare server and stockmock; each figure is the median over the rounds. The bare server is Fastify answering, for each workload, a precomputed body that stockmock gave for it. CPU is the server's user + system time per request.`,
+    `${new Date().toISOString().slice(0, 10)}, ${machine}. wrk, 1 thread, ${String(OPTIONS.connections)} connections, on loopback. Per workload: ${String(OPTIONS.warmupSeconds)} s of warm-up, then ${String(OPTIONS.rounds)} rounds of ${String(OPTIONS.seconds)} s that alternate the bare server and stockmock; each figure is the median over the rounds. The bare server is Fastify answering, for each workload, a precomputed body that stockmock gave for it. CPU is the server's user + system time per request. Before the first row of a size, every workload runs for 1 s to warm the JIT.`,
     '',
     '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | CPU µs/req | bare CPU µs/req | errors |',
     '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
