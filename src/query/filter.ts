@@ -3,7 +3,7 @@ import type { Catalog, Product } from '../catalog/catalog.ts';
 import { foldName } from '../catalog/fold-name.ts';
 import { STOCK_STATUSES } from '../catalog/stock-status.ts';
 import { FilterCache } from './filter-cache.ts';
-import { collectPositions, scanPositions } from './name-pages.ts';
+import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import { createNameIndex, type NameIndex } from './name-index.ts';
 import type { ProductFilter } from './query.ts';
 import { selectionOf, type Selection } from './selection.ts';
@@ -56,6 +56,8 @@ interface Caches {
   readonly needles: FilterCache<Int32Array>;
   /** Name matches by status and needle. */
   readonly matches: FilterCache<NameMatch>;
+  /** Made on the first listing: catalogues never filtered by name never pay for it. */
+  scratch?: Scratch;
 }
 
 /** One set of caches per catalogue: the data cannot change under it, and a reload brings a new one. */
@@ -111,8 +113,8 @@ function cachesOf(catalog: Catalog): Caches {
   if (found === undefined) {
     found = {
       names: createNameIndex(catalog.index.names),
-      needles: new FilterCache<Int32Array>(),
-      matches: new FilterCache<NameMatch>(),
+      needles: new FilterCache<Int32Array>({ admitOnSecondSight: true }),
+      matches: new FilterCache<NameMatch>({ admitOnSecondSight: true }),
     };
     caches.set(catalog, found);
   }
@@ -144,9 +146,12 @@ function selectByName(
       let positions = match.prefix;
       if (positions.length < stop) {
         const wanted = Math.min(match.total, Math.max(stop, 2 * positions.length, firstPrefix));
-        positions = list(catalog, match, status, wanted, strategy);
-        if (positions.length <= cachedPrefixLimit) {
-          match = { ...match, prefix: positions, length: match.names.length + positions.length };
+        const listed = list(catalog, cache, match, status, wanted, strategy);
+        positions = listed;
+        // Cached (as a copy: the scratch is reused) only once the filter was asked twice.
+        if (listed.length <= cachedPrefixLimit && cache.matches.has(key)) {
+          const prefix = listed.slice();
+          match = { ...match, prefix, length: match.names.length + prefix.length };
           cache.matches.set(key, match);
         }
       }
@@ -184,6 +189,7 @@ function matchOf(catalog: Catalog, cache: Caches, needle: string, status: number
  */
 function list(
   catalog: Catalog,
+  cache: Caches,
   match: NameMatch,
   status: number,
   wanted: number,
@@ -193,7 +199,8 @@ function list(
   const scanSteps = names.length + (wanted / total) * catalog.products.length;
   const collectSteps = COLLECT_STEPS_PER_MATCH * visited;
   const chosen = strategy === 'auto' ? (scanSteps <= collectSteps ? 'scan' : 'collect') : strategy;
+  cache.scratch ??= createScratch(catalog.index);
   return chosen === 'scan'
-    ? scanPositions(catalog.index, names, status, wanted)
-    : collectPositions(catalog.index, names, status, total);
+    ? scanPositions(catalog.index, names, status, wanted, cache.scratch)
+    : collectPositions(catalog.index, names, status, total, cache.scratch);
 }

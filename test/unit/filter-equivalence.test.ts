@@ -63,29 +63,34 @@ describe('the query engine equals the plain definition', () => {
       },
       { requiredKeys: ['name'] },
     ) as fc.Arbitrary<ProductFilter>;
+    const anyFilter = fc.oneof(denseFilter, arbitraryFilter);
     fc.assert(
       fc.property(
         arbitraryProducts,
-        fc.oneof(denseFilter, arbitraryFilter),
+        fc.array(anyFilter, { minLength: 1, maxLength: 3 }),
         fc.integer({ min: 1, max: 7 }),
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 0, max: 9 }),
-        (products, filter, limit, firstPrefix, cachedPrefixLimit) => {
-          const expected = plain(products, filter);
-          const pages = Math.ceil(expected.length / limit) + 1;
+        (products, filters, limit, firstPrefix, cachedPrefixLimit) => {
+          const expected = filters.map((filter) => plain(products, filter));
+          const pages = Math.max(...expected.map((ids) => Math.ceil(ids.length / limit))) + 1;
           // Each strategy on a catalogue of its own, so that none meets another's cache. Small
           // prefixes make them grow and outgrow the cache within a few pages.
           for (const strategy of PAGE_STRATEGIES) {
             const catalog = createCatalog('c', products);
             const options = { strategy, firstPrefix, cachedPrefixLimit };
-            // Every page, forward then backward: later pages meet prefixes cached by earlier ones.
+            // Every page, forward then backward, the filters taking turns: later pages meet
+            // prefixes that earlier ones cached, and listings of the other filters in between.
             const order = Array.from({ length: pages }, (_, i) => i + 1);
             for (const page of [...order, ...order.reverse()]) {
-              const got = paginate(selectProducts(catalog, filter, options), { page, limit });
-              expect(got.items.map((p) => p.id)).toEqual(
-                expected.slice((page - 1) * limit, page * limit),
-              );
-              expect(got.total).toBe(expected.length);
+              filters.forEach((filter, f) => {
+                const got = paginate(selectProducts(catalog, filter, options), { page, limit });
+                const ids = expected[f] ?? [];
+                expect(got.items.map((p) => p.id)).toEqual(
+                  ids.slice((page - 1) * limit, page * limit),
+                );
+                expect(got.total).toBe(ids.length);
+              });
             }
           }
         },
@@ -119,7 +124,7 @@ describe('the trigram name index', () => {
 
 describe('FilterCache', () => {
   it('drops the least recently used entries past its entry or item budget', () => {
-    const cache = new FilterCache<number[]>(2, 5);
+    const cache = new FilterCache<number[]>({ maxEntries: 2, maxItems: 5 });
     cache.set('a', [1]);
     cache.set('b', [2]);
     cache.get('a');
@@ -130,8 +135,18 @@ describe('FilterCache', () => {
     cache.set('huge', [1, 2, 3, 4, 5, 6]);
     expect(cache.get('huge')).toBeUndefined();
   });
+  it('with a doorkeeper, stores a key the second time it is set, not the first', () => {
+    const cache = new FilterCache<number[]>({ admitOnSecondSight: true });
+    cache.set('once', [1]);
+    expect(cache.get('once')).toBeUndefined();
+    cache.set('once', [1]);
+    expect(cache.get('once')).toEqual([1]);
+    cache.set('once', [2]);
+    expect(cache.get('once')).toEqual([2]);
+    expect(cache.size).toBe(1);
+  });
   it('counts a replaced entry once', () => {
-    const cache = new FilterCache<number[]>(10, 5);
+    const cache = new FilterCache<number[]>({ maxEntries: 10, maxItems: 5 });
     cache.set('a', [1, 2, 3]);
     cache.set('a', [1, 2, 3, 4]);
     cache.set('b', [1]);
@@ -150,7 +165,7 @@ describe('sortPositions', () => {
           const random = seededRandom(seed);
           const values = Int32Array.from({ length }, () => Math.floor(random() * limit));
           const expected = [...values].sort((a, b) => a - b);
-          expect([...sortPositions(values, limit)]).toEqual(expected);
+          expect([...sortPositions(values, limit, new Int32Array(length))]).toEqual(expected);
         },
       ),
       { numRuns: 200, seed: 14 },
