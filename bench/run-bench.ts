@@ -72,13 +72,16 @@ const loadOptions: LoadOptions = {
   scratch,
 };
 const rows: Row[] = [];
-const startups: {
+interface Startup {
   size: number;
   source: string;
   startupMs: number;
   rssMb: number;
   peakMb: number;
-}[] = [];
+  /** After every workload ran: caches, scratch buffers and a grown young generation included. */
+  servingMb?: number;
+}
+const startups: Startup[] = [];
 let contractMs: number | undefined;
 
 try {
@@ -89,8 +92,13 @@ try {
       ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
       `http://127.0.0.1:${String(port)}`,
     );
-    const memory = memoryOf(mock.child.pid ?? 0);
-    startups.push({ size, source, startupMs: mock.startupMs, ...memory });
+    const startup: Startup = {
+      size,
+      source,
+      startupMs: mock.startupMs,
+      ...memoryOf(mock.child.pid ?? 0),
+    };
+    startups.push(startup);
     const plan = await workloads(size);
     // The bare server answers, for each workload, a body stockmock gave for that workload.
     const bodiesFile = join(scratch, `bodies-${String(size)}.json`);
@@ -120,6 +128,7 @@ try {
           `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
         );
       }
+      startup.servingMb = memoryOf(mock.child.pid ?? 0).rssMb;
       if (size === SIZES[0]) contractMs = await timeContract(mock.url);
     } finally {
       mock.child.kill('SIGTERM');
@@ -352,18 +361,18 @@ function renderMarkdown(): string {
     '',
     `${new Date().toISOString().slice(0, 10)}, ${machine}. wrk, 1 thread, ${String(OPTIONS.connections)} connections, on loopback. Per workload: ${String(OPTIONS.warmupSeconds)} s of warm-up, then ${String(OPTIONS.rounds)} rounds of ${String(OPTIONS.seconds)} s that alternate the bare server and stockmock; each figure is the median over the rounds. The bare server is Fastify answering, for each workload, a precomputed body that stockmock gave for it. CPU is the server's user + system time per request. Before the first row of a size, every workload runs for 1 s to warm the JIT.`,
     '',
-    '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | CPU µs/req | bare CPU µs/req | errors |',
-    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | CPU µs/req | bare CPU µs/req | errors |',
+    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.size.toLocaleString('en')} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |`,
+        `| ${row.size.toLocaleString('en')} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |`,
     ),
     '',
-    '| products | data | start-up ms | RSS after load, MB | peak RSS, MB |',
-    '|---:|---|---:|---:|---:|',
+    '| products | data | start-up ms | RSS after load, MB | peak RSS during load, MB | RSS after the workloads, MB |',
+    '|---:|---|---:|---:|---:|---:|',
     ...startups.map(
       (s) =>
-        `| ${s.size.toLocaleString('en')} | ${s.source} | ${String(s.startupMs)} | ${String(s.rssMb)} | ${String(s.peakMb)} |`,
+        `| ${s.size.toLocaleString('en')} | ${s.source} | ${String(s.startupMs)} | ${String(s.rssMb)} | ${String(s.peakMb)} | ${String(s.servingMb ?? '')} |`,
     ),
     '',
     contractMs === undefined
