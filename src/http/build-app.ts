@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           request,
           values: parsed.values,
           catalog: scenarioCatalog(request, reply),
-          origin: requestOrigin(request, config.baseUrl, fallbackHost),
+          origin: () => requestOrigin(request, config.baseUrl, fallbackHost),
         });
         reply.type(result.type ?? 'application/json; charset=utf-8').send(result.body);
       },

@@ -14,8 +14,8 @@ export interface OperationContext {
   readonly values: ReadonlyMap<string, ParameterValue>;
   /** The catalogue this request is answered from, read once. */
   readonly catalog: Catalog;
-  /** `http://host:port`: where absolute links start. */
-  readonly origin: string;
+  /** `http://host:port`: where absolute links start. A function: only lists need it. */
+  origin(): string;
 }
 
 export interface OperationResult {
@@ -47,7 +47,7 @@ export function listPage<T>(
   const path = context.request.url.split('?', 1)[0] ?? '';
   const links = buildLinks(
     {
-      url: `${context.origin}${path}`,
+      url: `${context.origin()}${path}`,
       filters: FILTERS.flatMap((key) => {
         const value = values.get(key);
         return value === undefined ? [] : [[key, value] as const];

@@ -16,5 +16,15 @@ export function requestOrigin(
 ): string {
   if (baseUrl !== undefined) return baseUrl.replace(/\/+$/, '');
   const host = request.headers.host;
-  return `${request.protocol}://${host !== undefined && HOST.test(host) ? host : fallbackHost}`;
+  return `${request.protocol}://${host !== undefined && isPlainHost(host) ? host : fallbackHost}`;
+}
+
+/** The last host that passed: clients send the same Host on every request of a connection. */
+let lastPlainHost = '';
+
+function isPlainHost(host: string): boolean {
+  if (host === lastPlainHost) return true;
+  if (!HOST.test(host)) return false;
+  lastPlainHost = host;
+  return true;
 }

@@ -141,6 +141,17 @@ describe('pagination and links', () => {
       next: null,
     });
   });
+  it('a Host that is not a plain host falls back to the configured one, after good ones too', async () => {
+    await get('/v1/stock?limit=1');
+    const response = await get('/v1/stock?limit=1', {
+      ...bearer(QUANTITY_TOKEN),
+      host: 'evil.test/<script>',
+    });
+    const first = links(response.json())['first'] ?? '';
+    expect(first).not.toContain('evil');
+    expect(first).not.toContain('stock.test');
+    expect(first).toMatch(/^http:\/\/[^/]+:\d+\/v1\/stock\?limit=1&page=1$/);
+  });
   it('links use the configured baseUrl', async () => {
     const { app: based } = await buildTestApp({
       fixture: FIXTURE,
