@@ -4,7 +4,7 @@ import { createScenarioStore, type ScenarioStore } from '../../src/scenarios/sce
 import { loadCatalog, parseCatalog } from '../../src/catalog/load-catalog.ts';
 import type { Config } from '../../src/config/config-schema.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
-import { buildApp } from '../../src/http/build-app.ts';
+import { buildApp, type AppDeps } from '../../src/http/build-app.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
 
 export const STATUS_TOKEN = 'status-demo-token';
@@ -21,6 +21,8 @@ export interface TestAppOptions {
   /** Fixture YAML text; default: the shipped catalogue. */
   readonly fixture?: string;
   readonly config?: Partial<Config>;
+  /** Fastify's logger option; off by default. */
+  readonly logger?: AppDeps['logger'];
 }
 
 export async function buildTestApp(
@@ -35,6 +37,7 @@ export async function buildTestApp(
     config: { ...DEFAULTS, ...options.config },
     spec: await shippedSpecOnce(),
     catalogs,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   return { app, catalogs };
 }
