@@ -1,7 +1,7 @@
 /** @module The flags that `serve` and `validate` share: they feed the config's top layer. */
 import type { ConfigLayer } from '../config/load-config.ts';
 import type { FlagSpec, ParsedArgs } from './command.ts';
-import { UsageError } from './usage-error.ts';
+import { integerFlag, stringFlag } from './flag-values.ts';
 
 export const CONFIG_FLAGS = {
   config: { type: 'string' },
@@ -16,17 +16,9 @@ export const CONFIG_FLAGS = {
 
 /** The config layer the flags give, and the config file they name. */
 export function configFlags(args: ParsedArgs): { configFile?: string; flags: ConfigLayer } {
-  const text = (name: keyof typeof CONFIG_FLAGS): string | undefined => {
-    const value = args.flags[name];
-    return typeof value === 'string' ? value : undefined;
-  };
+  const text = (name: keyof typeof CONFIG_FLAGS): string | undefined => stringFlag(args, name);
   const flags: Record<string, unknown> = {};
-  const port = text('port');
-  if (port !== undefined) {
-    if (!/^\d+$/.test(port))
-      throw new UsageError(`--port must be a number from 0 to 65535, not "${port}"`);
-    flags['port'] = Number(port);
-  }
+  if (text('port') !== undefined) flags['port'] = integerFlag(args, 'port', { max: 65_535 });
   const copy = {
     fixtures: 'fixtures',
     scenario: 'scenario',

@@ -4,7 +4,10 @@ import { resolve } from 'node:path';
 import { ACCESS_LEVELS, type AccessLevel } from '../../access/access-level.ts';
 import { loadSpec, SHIPPED_SPEC } from '../../spec/load-spec.ts';
 import type { Command, ParsedArgs } from '../command.ts';
+import { integerFlag, stringFlag } from '../flag-values.ts';
 import { UsageError } from '../usage-error.ts';
+
+const AS = { prefix: 'contract: ' } as const;
 
 export const contractCommand: Command = {
   name: 'contract',
@@ -34,10 +37,10 @@ export const contractCommand: Command = {
       tokens: parseTokens(args),
       spec: await loadSpec(specLocation(stringFlag(args, 'spec'), io.cwd)),
       // Without --seed a fresh one is drawn, and printed, so that any run can be replayed.
-      seed: integerFlag(args, 'seed', Math.floor(Math.random() * 2 ** 31), 0),
-      runs: integerFlag(args, 'runs', 100, 1),
-      timeoutMs: integerFlag(args, 'timeout', 5000, 1),
-      concurrency: integerFlag(args, 'concurrency', 4, 1),
+      seed: integerFlag(args, 'seed', { ...AS, fallback: Math.floor(Math.random() * 2 ** 31) }),
+      runs: integerFlag(args, 'runs', { ...AS, fallback: 100, min: 1 }),
+      timeoutMs: integerFlag(args, 'timeout', { ...AS, fallback: 5000, min: 1 }),
+      concurrency: integerFlag(args, 'concurrency', { ...AS, fallback: 4, min: 1 }),
       ...(io.progress === undefined
         ? {}
         : {
@@ -72,20 +75,6 @@ export const contractCommand: Command = {
 function specLocation(given: string | undefined, cwd: string): string {
   if (given === undefined) return SHIPPED_SPEC;
   return /^https?:\/\//.test(given) ? given : resolve(cwd, given);
-}
-
-function stringFlag(args: ParsedArgs, name: string): string | undefined {
-  const value = args.flags[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function integerFlag(args: ParsedArgs, name: string, fallback: number, min: number): number {
-  const text = stringFlag(args, name);
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`contract: --${name} must be an integer ≥ ${String(min)}, not "${text}"`);
-  }
-  return Number(text);
 }
 
 /** `--token status=abc --token quantity=def`: level first, so a token may contain `=`. */

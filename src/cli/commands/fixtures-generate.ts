@@ -2,7 +2,8 @@
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { once } from 'node:events';
-import type { Command, ParsedArgs } from '../command.ts';
+import type { Command } from '../command.ts';
+import { integerFlag, stringFlag } from '../flag-values.ts';
 import type { CliIo } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -15,27 +16,16 @@ export const fixturesGenerateCommand: Command = {
     const [action, ...extra] = args.positionals;
     if (action !== 'generate' || extra.length > 0)
       throw new UsageError('fixtures: the only action is "generate"');
-    const count = integer(args, 'count', undefined);
-    const seed = integer(args, 'seed', 1);
-    const out =
-      typeof args.flags['out'] === 'string' ? resolve(io.cwd, args.flags['out']) : undefined;
+    const count = integerFlag(args, 'count', { prefix: 'fixtures generate: ' });
+    const seed = integerFlag(args, 'seed', { prefix: 'fixtures generate: ', fallback: 1 });
+    const outFlag = stringFlag(args, 'out');
+    const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
     await writeCatalog({ count, seed }, out, io);
     if (out !== undefined)
       io.error(`Wrote ${String(count)} products (seed ${String(seed)}) to ${out}\n`);
     return 0;
   },
 };
-
-function integer(args: ParsedArgs, name: string, fallback: number | undefined): number {
-  const text = args.flags[name];
-  if (text === undefined && fallback !== undefined) return fallback;
-  if (typeof text !== 'string' || !/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(
-      `fixtures generate: --${name} must be a whole number${text === undefined ? '' : `, not "${String(text)}"`}`,
-    );
-  }
-  return Number(text);
-}
 
 /** Streams the YAML to the file or to stdout, in chunks; a progress bar on a terminal. */
 async function writeCatalog(
