@@ -1,5 +1,5 @@
 /** @module Access levels, and what each one sees of a product's stock. */
-import type { Product } from '../catalog/catalog.ts';
+import { extraFieldsOf, type Product } from '../catalog/catalog.ts';
 
 export const ACCESS_LEVELS = ['status', 'quantity'] as const;
 
@@ -42,5 +42,5 @@ export function toStockView(
 
 /** The product record of /v1/products: id and name first, then the fixture's extra fields. */
 export function toProductRecord(product: Product): Readonly<Record<string, unknown>> {
-  return { id: product.id, name: product.name, ...product.extra };
+  return { id: product.id, name: product.name, ...extraFieldsOf(product) };
 }

@@ -50,6 +50,9 @@ export function parseCatalog(file: string, text: string): Catalog {
   );
 }
 
+/** One shared text for the products that have no extra fields. */
+const NO_EXTRA_FIELDS = '{}';
+
 /** The fields that are not extra: everything else in a fixture entry is kept as is. */
 const KNOWN_FIELDS = new Set(['id', 'name', 'quantity', 'status']);
 
@@ -70,9 +73,11 @@ export function createNameTable(): NameTable {
  */
 export function toProduct(entry: FixtureProduct, names: NameTable = createNameTable()): Product {
   const quantity = entry.quantity ?? null;
-  const extra: Record<string, JsonValue> = {};
+  let extra: Record<string, JsonValue> | undefined;
   for (const key in entry) {
-    if (!KNOWN_FIELDS.has(key)) extra[key] = (entry as Record<string, JsonValue>)[key] as JsonValue;
+    if (KNOWN_FIELDS.has(key)) continue;
+    extra ??= {};
+    extra[key] = (entry as Record<string, JsonValue>)[key] as JsonValue;
   }
   let interned = names.get(entry.name);
   if (interned === undefined) {
@@ -84,7 +89,7 @@ export function toProduct(entry: FixtureProduct, names: NameTable = createNameTa
     name: interned[0],
     quantity,
     status: deriveStatus(quantity, entry.status),
-    extra,
+    extraJson: extra === undefined ? NO_EXTRA_FIELDS : JSON.stringify(extra),
     foldedName: interned[1],
   };
 }

@@ -61,8 +61,12 @@ interface Caches {
   scratch?: Scratch;
 }
 
-/** One set of caches per catalogue: the data cannot change under it, and a reload brings a new one. */
-const caches = new WeakMap<Catalog, Caches>();
+declare module '../catalog/catalog.ts' {
+  /** One set of caches per catalogue: the data cannot change under it, and a reload brings a new one. */
+  interface CatalogMemo {
+    query?: Caches;
+  }
+}
 
 /**
  * The products that match every given filter, in the catalogue's order (ascending id).
@@ -110,16 +114,11 @@ export function filterProducts(
 }
 
 function cachesOf(catalog: Catalog): Caches {
-  let found = caches.get(catalog);
-  if (found === undefined) {
-    found = {
-      names: createNameIndex(catalog.index.names),
-      needles: new FilterCache<Int32Array>({ admitOnSecondSight: true }),
-      matches: new FilterCache<NameMatch>({ admitOnSecondSight: true }),
-    };
-    caches.set(catalog, found);
-  }
-  return found;
+  return (catalog.memo.query ??= {
+    names: createNameIndex(catalog.index.names),
+    needles: new FilterCache<Int32Array>({ admitOnSecondSight: true }),
+    matches: new FilterCache<NameMatch>({ admitOnSecondSight: true }),
+  });
 }
 
 function selectByName(

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toProductRecord, toStockView } from '../../src/access/access-level.ts';
 import { createTokenTable } from '../../src/access/token-table.ts';
 import type { Product } from '../../src/catalog/catalog.ts';
-import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
 import { presentedToken } from '../../src/http/plugins/bearer-auth.ts';
 
 const product: Product = (() => {
@@ -25,6 +26,18 @@ describe('access levels', () => {
   });
   it('a product record has id, name and the extra fields, no stock', () => {
     expect(toProductRecord(product)).toStrictEqual({ id: 7, name: 'X', color: 'red' });
+  });
+  it('a product record keeps every extra field in its order, whatever its JSON value', () => {
+    const extraKey = fc
+      .string()
+      .filter((key) => !['id', 'name', 'quantity', 'status', '__proto__'].includes(key));
+    fc.assert(
+      fc.property(fc.dictionary(extraKey, fc.jsonValue()), (extra) => {
+        const record = toProductRecord(toProduct({ id: 1, name: 'N', quantity: 2, ...extra }));
+        // Compared as text: toEqual would not see a change of key order.
+        expect(JSON.stringify(record)).toBe(JSON.stringify({ id: 1, name: 'N', ...extra }));
+      }),
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createCatalog } from '../../src/catalog/catalog.ts';
+import { createCatalog, extraFieldsOf, type Product } from '../../src/catalog/catalog.ts';
 import { arbitraryProducts } from '../helpers/arbitraries.ts';
 import { describe, expect, it } from 'vitest';
 import { deriveStatus } from '../../src/catalog/derive-status.ts';
@@ -49,7 +49,10 @@ describe('parseCatalog', () => {
       [3, 'out_of_stock', 0],
       [4, 'incoming', null],
     ]);
-    expect(catalog.byId.get(1)?.extra).toEqual({ category: 'tables', dims: { w: 1 } });
+    expect(extraFieldsOf(catalog.byId.get(1) as Product)).toEqual({
+      category: 'tables',
+      dims: { w: 1 },
+    });
   });
 
   const bad = (lines: string[]) => () => parseCatalog('bad.yaml', lines.join('\n'));
