@@ -4,7 +4,7 @@ import { foldName } from '../catalog/fold-name.ts';
 import { STOCK_STATUSES } from '../catalog/stock-status.ts';
 import { FilterCache } from './filter-cache.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
-import { createNameIndex, type NameIndex } from './name-index.ts';
+import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import type { ProductFilter } from './query.ts';
 import { selectionOf, type Selection } from './selection.ts';
 
@@ -39,7 +39,7 @@ const COLLECT_STEPS_PER_MATCH = 7;
 /** What a name (and status) filter matched. Immutable: a longer prefix replaces the entry. */
 interface NameMatch {
   /** The distinct names that contain the needle. */
-  readonly names: Int32Array;
+  readonly names: NameIds;
   /** Products matched, the status applied. */
   readonly total: number;
   /** Products of the matched names, whatever their status: what a collect walks through. */
@@ -50,11 +50,14 @@ interface NameMatch {
   readonly length: number;
 }
 
+/** The prefix of a match not listed yet; shared, since an ArrayBuffer apiece costs the GC. */
+const NO_POSITIONS = new Int32Array(0);
+
 interface Caches {
   /** Built on the first name filter of a catalogue (measured: 60 ms for ten thousand names). */
   readonly names: NameIndex;
   /** Distinct names that contain a folded needle. */
-  readonly needles: FilterCache<Int32Array>;
+  readonly needles: FilterCache<NameIds>;
   /** Name matches by status and needle. */
   readonly matches: FilterCache<NameMatch>;
   /** Made on the first listing: catalogues never filtered by name never pay for it. */
@@ -116,7 +119,7 @@ export function filterProducts(
 function cachesOf(catalog: Catalog): Caches {
   return (catalog.memo.query ??= {
     names: createNameIndex(catalog.index.names),
-    needles: new FilterCache<Int32Array>({ admitOnSecondSight: true }),
+    needles: new FilterCache<NameIds>({ admitOnSecondSight: true }),
     matches: new FilterCache<NameMatch>({ admitOnSecondSight: true }),
   });
 }
@@ -180,7 +183,7 @@ function matchOf(catalog: Catalog, cache: Caches, needle: string, status: number
     visited += count;
     total += status < 0 ? count : (counts[cell + status] as number);
   }
-  return { names, total, visited, prefix: new Int32Array(0), length: names.length };
+  return { names, total, visited, prefix: NO_POSITIONS, length: names.length };
 }
 
 /**

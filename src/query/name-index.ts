@@ -4,9 +4,15 @@
 const MAX_INDEXED_NAMES = 250_000;
 const GRAM = 3;
 
-/** Finds the distinct names (their indexes, ascending) that contain a folded needle. */
+/**
+ * Indexes into the catalogue's distinct names, ascending. A plain array, not a typed one: one is
+ * made per fresh needle, and each ArrayBuffer costs the full collection's pause a sweep step.
+ */
+export type NameIds = readonly number[];
+
+/** Finds the distinct names that contain a folded needle. */
 export interface NameIndex {
-  namesContaining(needle: string): Int32Array;
+  namesContaining(needle: string): NameIds;
 }
 
 /**
@@ -23,25 +29,25 @@ export function createNameIndex(names: readonly string[]): NameIndex {
       let candidates: Int32Array | undefined;
       for (let i = 0; i + GRAM <= needle.length; i++) {
         const list = grams.get(needle.slice(i, i + GRAM));
-        if (list === undefined) return EMPTY;
+        if (list === undefined) return NONE;
         if (candidates === undefined || list.length < candidates.length) candidates = list;
       }
       const found: number[] = [];
-      for (const name of candidates ?? EMPTY) {
+      for (const name of candidates ?? NONE) {
         if ((names[name] as string).includes(needle)) found.push(name);
       }
-      return Int32Array.from(found);
+      return found;
     },
   };
 }
 
-const EMPTY = new Int32Array(0);
+const NONE: NameIds = Object.freeze([]);
 
 /** `includes` compares code units literally: `%`, `*`, `_` and regex syntax mean themselves. */
-function scan(names: readonly string[], needle: string): Int32Array {
+function scan(names: readonly string[], needle: string): NameIds {
   const found: number[] = [];
   for (let i = 0; i < names.length; i++) if ((names[i] as string).includes(needle)) found.push(i);
-  return Int32Array.from(found);
+  return found;
 }
 
 function indexGrams(names: readonly string[]): Map<string, Int32Array> {

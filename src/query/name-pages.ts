@@ -4,6 +4,7 @@
  * Two ways, each cheap where the other is not; `status` is a STOCK_STATUSES index, or -1 for any.
  */
 import type { CatalogIndex } from '../catalog/catalog.ts';
+import type { NameIds } from './name-index.ts';
 
 /**
  * Buffers the listing functions work in, one set per catalogue, allocated once: per request,
@@ -33,7 +34,7 @@ export function createScratch(index: CatalogIndex): Scratch {
  */
 export function scanPositions(
   index: CatalogIndex,
-  names: Int32Array,
+  names: NameIds,
   status: number,
   count: number,
   scratch: Scratch,
@@ -58,7 +59,7 @@ export function scanPositions(
  */
 export function collectPositions(
   index: CatalogIndex,
-  names: Int32Array,
+  names: NameIds,
   status: number,
   total: number,
   scratch: Scratch,
