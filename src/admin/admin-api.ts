@@ -57,7 +57,7 @@ export async function adminApi(app: FastifyInstance, options: AdminOptions): Pro
     active: options.scenarios.active,
     scenarios: options.scenarios.names.map((name) => {
       const catalog = options.scenarios.get(name);
-      return { name, products: catalog?.products.length ?? 0, source: catalog?.source ?? '' };
+      return { name, products: catalog?.size ?? 0, source: catalog?.source ?? '' };
     }),
   });
   // The journal's filters are validated by the admin spec's own parameter schemas.

@@ -6,7 +6,7 @@ import { FilterCache } from './filter-cache.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import type { ProductFilter } from './query.ts';
-import { selectionOf, type Selection } from './selection.ts';
+import { selectionAt, selectionOf, type Selection } from './selection.ts';
 
 /**
  * How a name filter's matches are listed; `auto` picks by estimated cost, the others are for
@@ -96,11 +96,9 @@ export function selectProducts(
     return selectionOf(keep ? [product] : []);
   }
   if (needle === undefined) {
-    return selectionOf(
-      filter.status === undefined
-        ? catalog.products
-        : (catalog.index.byStatus.get(filter.status) ?? []),
-    );
+    return filter.status === undefined
+      ? selectionAt(catalog)
+      : selectionAt(catalog, catalog.index.byStatus.get(filter.status));
   }
   const status = filter.status === undefined ? -1 : STOCK_STATUSES.indexOf(filter.status);
   return selectByName(catalog, needle, status, options);
@@ -140,7 +138,6 @@ function selectByName(
   const cached = cache.matches.get(key);
   let match = cached ?? matchOf(catalog, cache, needle, status);
   if (cached === undefined) cache.matches.set(key, match);
-  const { products } = catalog;
   return {
     total: match.total,
     slice(start, end) {
@@ -159,7 +156,7 @@ function selectByName(
         }
       }
       const page: Product[] = [];
-      for (let i = start; i < stop; i++) page.push(products[positions[i] as number] as Product);
+      for (let i = start; i < stop; i++) page.push(catalog.productAt(positions[i] as number));
       return page;
     },
   };
@@ -199,7 +196,7 @@ function list(
   strategy: PageStrategy,
 ): Int32Array {
   const { names, total, visited } = match;
-  const scanSteps = names.length + (wanted / total) * catalog.products.length;
+  const scanSteps = names.length + (wanted / total) * catalog.size;
   const collectSteps = COLLECT_STEPS_PER_MATCH * visited;
   const chosen = strategy === 'auto' ? (scanSteps <= collectSteps ? 'scan' : 'collect') : strategy;
   cache.scratch ??= createScratch(catalog.index);

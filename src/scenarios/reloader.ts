@@ -38,9 +38,7 @@ export function createReloader(options: {
       config = next;
       return {
         ok: true,
-        scenarios: Object.fromEntries(
-          [...catalogs].map(([name, catalog]) => [name, catalog.products.length]),
-        ),
+        scenarios: Object.fromEntries([...catalogs].map(([name, catalog]) => [name, catalog.size])),
       };
     } catch (error) {
       if (error instanceof SourceError) return { ok: false, issues: error.issues };

@@ -2,6 +2,7 @@
  * Deliberately broken servers: each is stockmock with one fault, added by a hook. The contract
  * tests assert that the checker catches each one, and by which check.
  */
+import { allProducts } from '../../src/catalog/catalog.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import type { Config } from '../../src/config/config-schema.ts';
@@ -76,7 +77,7 @@ export const MUTANTS: readonly Mutant[] = [
         if (!isList(body) || body.data.length === 0 || Number(query(request)['page'] ?? 1) < 2)
           return body;
         const key = 'product_id' in (body.data[0] ?? {}) ? 'product_id' : 'id';
-        const products = catalogs.current.products;
+        const products = allProducts(catalogs.current);
         const at = products.findIndex((product) => product.id === body.data[0]?.[key]);
         const before = products[at - 1];
         return before === undefined

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioStore } from '../../src/scenarios/scenario-store.ts';
-import { createCatalog, type Product } from '../../src/catalog/catalog.ts';
+import { allProducts, createCatalog, type Product } from '../../src/catalog/catalog.ts';
 import { STOCK_STATUSES, type StockStatus } from '../../src/catalog/stock-status.ts';
 import { arbitraryProducts, NAME_CHARS, plainFilterIds } from '../helpers/arbitraries.ts';
 import { listenLive, type LiveServer } from '../helpers/live-server.ts';
@@ -14,7 +14,7 @@ let shipped: readonly Product[];
 beforeAll(async () => {
   const built = await buildTestApp();
   catalogs = built.catalogs;
-  shipped = catalogs.current.products;
+  shipped = allProducts(catalogs.current);
   server = await listenLive(built.app);
 });
 afterAll(() => server.close());

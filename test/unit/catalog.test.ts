@@ -1,10 +1,16 @@
 import fc from 'fast-check';
-import { createCatalog, extraFieldsOf, type Product } from '../../src/catalog/catalog.ts';
-import { arbitraryProducts } from '../helpers/arbitraries.ts';
+import {
+  allProducts,
+  createCatalog,
+  extraFieldsOf,
+  type Product,
+} from '../../src/catalog/catalog.ts';
+import { arbitraryProducts, NAME_CHARS } from '../helpers/arbitraries.ts';
 import { describe, expect, it } from 'vitest';
 import { deriveStatus } from '../../src/catalog/derive-status.ts';
 import { foldName } from '../../src/catalog/fold-name.ts';
-import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
+import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
 
 describe('deriveStatus', () => {
@@ -43,7 +49,7 @@ describe('parseCatalog', () => {
         '  - { id: 4, name: D, quantity: null, status: incoming }',
       ].join('\n'),
     );
-    expect(catalog.products.map((p) => [p.id, p.status, p.quantity])).toEqual([
+    expect(allProducts(catalog).map((p) => [p.id, p.status, p.quantity])).toEqual([
       [1, 'available', 4],
       [2, 'on_request', null],
       [3, 'out_of_stock', 0],
@@ -125,6 +131,36 @@ describe('parseCatalog', () => {
   });
 });
 
+describe('columns', () => {
+  const extraKey = fc
+    .string({ maxLength: 3 })
+    .filter((key) => !['id', 'name', 'quantity', 'status', '__proto__'].includes(key));
+  const entries = fc.uniqueArray(
+    fc.record({
+      id: fc.integer({ min: -50, max: 50 }),
+      name: fc.string({ unit: NAME_CHARS, minLength: 1, maxLength: 2 }),
+      quantity: fc.option(fc.integer({ min: 0, max: 2 ** 40 }), { nil: null }),
+      status: fc.option(fc.constantFrom(...STOCK_STATUSES), { nil: undefined }),
+      extra: fc.dictionary(extraKey, fc.jsonValue(), { maxKeys: 3 }),
+    }),
+    { selector: (entry) => entry.id, maxLength: 40 },
+  );
+  it('give back every product as it went in, in id order', () => {
+    fc.assert(
+      fc.property(entries, (list) => {
+        const products = list.map(({ status, extra, ...entry }) =>
+          toProduct({ ...entry, ...extra, ...(status === undefined ? {} : { status }) }),
+        );
+        const expected = [...products].sort((a, b) => a.id - b.id);
+        const catalog = createCatalog('c', products);
+        expect(catalog.size).toBe(products.length);
+        expect(allProducts(catalog)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('byId', () => {
   const products = arbitraryProducts({ maxId: 60, maxNameLength: 2, maxLength: 40 });
   it('finds what a search of the list finds, for gapped and gapless ids', () => {
@@ -140,9 +176,9 @@ describe('byId', () => {
             : list;
           const catalog = createCatalog('c', entries);
           for (const id of [-1, 0, 0.5, 1, 2, 7, 59.5, 60, 61, entries.length + shift + 1]) {
-            expect(catalog.byId.get(id)).toBe(catalog.products.find((p) => p.id === id));
+            expect(catalog.byId.get(id)).toEqual(entries.find((p) => p.id === id));
           }
-          for (const product of entries) expect(catalog.byId.get(product.id)?.id).toBe(product.id);
+          for (const product of entries) expect(catalog.byId.get(product.id)).toEqual(product);
         },
       ),
       { numRuns: 200, seed: 31 },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { allProducts } from '../../src/catalog/catalog.ts';
 import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
 import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
 import { FIXTURE_HEADER, formatFixtureLine } from '../../src/generate/format-fixture.ts';
@@ -30,6 +31,6 @@ describe('generateProducts', () => {
     const generated = products(300, 4);
     const text = FIXTURE_HEADER + generated.map(formatFixtureLine).join('');
     const loaded = parseCatalog('generated.yaml', text);
-    expect(loaded.products).toEqual(generated.map((entry) => toProduct(entry)));
+    expect(allProducts(loaded)).toEqual(generated.map((entry) => toProduct(entry)));
   });
 });

@@ -48,12 +48,12 @@ export const serveCommand: Command = {
     const catalog = catalogs.current;
     app.log.info(
       {
-        products: catalog.products.length,
+        products: catalog.size,
         scenario: catalogs.active,
         source: catalog.source,
         scenarios: catalogs.names,
       },
-      `serving ${String(catalog.products.length)} products on ${server.url} (docs: ${server.url}/docs)`,
+      `serving ${String(catalog.size)} products on ${server.url} (docs: ${server.url}/docs)`,
     );
 
     const configFile = await findConfigFile(request);

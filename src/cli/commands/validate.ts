@@ -27,7 +27,7 @@ export const validateCommand: Command = {
       ],
       ...scenarios.map(([name, source]): [string, () => Promise<string>] => [
         typeof source === 'string' ? `${source} (scenario ${name})` : `scenario ${name}`,
-        async () => `${String((await loadScenario(source)).products.length)} products`,
+        async () => `${String((await loadScenario(source)).size)} products`,
       ]),
     ];
     let failed = 0;

@@ -8,7 +8,7 @@ export function metaHandlers(spec: LoadedSpec): Record<string, OperationHandler>
   const json = JSON.stringify(spec.document);
   const yaml = stringify(spec.document);
   return {
-    getHealth: (context) => ({ body: { status: 'ok', products: context.catalog.products.length } }),
+    getHealth: (context) => ({ body: { status: 'ok', products: context.catalog.size } }),
     getOpenApiJson: () => ({ body: json, type: 'application/json; charset=utf-8' }),
     getOpenApiYaml: () => ({ body: yaml, type: 'application/yaml; charset=utf-8' }),
   };
