@@ -91,14 +91,22 @@ export interface CatalogIndex {
   readonly counts: Int32Array;
 }
 
-/** Builds a Catalog from products in any order; ids must be unique (the loader checks). */
-export function createCatalog(source: string, products: readonly Product[]): Catalog {
+/**
+ * Builds a Catalog from products in any order; ids must be unique (the loader checks). A caller
+ * that keeps the extra fields in a form of its own (generated catalogues) gives `extraJsonOf`,
+ * and the products' own `extraJson` is then not read.
+ */
+export function createCatalog(
+  source: string,
+  products: readonly Product[],
+  extraJsonOf?: (id: number) => string,
+): Catalog {
   // Generated and hand-written fixtures usually come sorted: check in one pass before sorting.
   const sorted = isSortedById(products) ? products : [...products].sort((a, b) => a.id - b.id);
   const index = buildIndex(sorted);
-  const columns = buildColumns(sorted);
+  const columns = buildColumns(sorted, extraJsonOf);
   const { nameOf, names, statusOf } = index;
-  const { ids, quantities, displayNameOf, displayNames, extras } = columns;
+  const { ids, quantities, displayNameOf, displayNames, extraJsonAt } = columns;
   // Fields in the order toProduct gives them: one object shape for every product.
   const productAt = (position: number): Product => {
     const quantity = quantities[position] as number;
@@ -107,7 +115,7 @@ export function createCatalog(source: string, products: readonly Product[]): Cat
       name: displayNames[displayNameOf[position] as number] as string,
       quantity: Number.isNaN(quantity) ? null : quantity,
       status: STOCK_STATUSES[statusOf[position] as number] as StockStatus,
-      extraJson: extras[position] as string,
+      extraJson: extraJsonAt(position),
       foldedName: names[nameOf[position] as number] as string,
     };
   };
@@ -129,15 +137,18 @@ interface Columns {
   /** Display names, which the folded names of the index may merge ("Oak" and "oak"). */
   readonly displayNameOf: Int32Array;
   readonly displayNames: readonly string[];
-  readonly extras: readonly string[];
+  readonly extraJsonAt: (position: number) => string;
 }
 
-function buildColumns(products: readonly Product[]): Columns {
+function buildColumns(
+  products: readonly Product[],
+  extraJsonOf: ((id: number) => string) | undefined,
+): Columns {
   const ids = new Float64Array(products.length);
   const quantities = new Float64Array(products.length);
   const displayNameOf = new Int32Array(products.length);
   const displayNameIds = new Map<string, number>();
-  const extras = new Array<string>(products.length);
+  const extras = new Array<string>(extraJsonOf === undefined ? products.length : 0);
   products.forEach((product, position) => {
     ids[position] = product.id;
     quantities[position] = product.quantity ?? Number.NaN;
@@ -147,9 +158,18 @@ function buildColumns(products: readonly Product[]): Columns {
       displayNameIds.set(product.name, nameId);
     }
     displayNameOf[position] = nameId;
-    extras[position] = product.extraJson;
+    if (extraJsonOf === undefined) extras[position] = product.extraJson;
   });
-  return { ids, quantities, displayNameOf, displayNames: [...displayNameIds.keys()], extras };
+  return {
+    ids,
+    quantities,
+    displayNameOf,
+    displayNames: [...displayNameIds.keys()],
+    extraJsonAt:
+      extraJsonOf === undefined
+        ? (position) => extras[position] as string
+        : (position) => extraJsonOf(ids[position] as number),
+  };
 }
 
 /**

@@ -69,16 +69,22 @@ export function createNameTable(): NameTable {
 
 /**
  * A fixture entry as a Product. Products are not frozen one by one (a million `Object.freeze`
- * calls cost a second at load); the catalogue's arrays are, and every type is readonly.
+ * calls cost a second at load); the catalogue's arrays are, and every type is readonly. With
+ * `elsewhere`, the caller keeps the extra fields itself (see createCatalog's `extraJsonOf`).
  */
-export function toProduct(entry: FixtureProduct, names: NameTable = createNameTable()): Product {
+export function toProduct(
+  entry: FixtureProduct,
+  names: NameTable = createNameTable(),
+  extraFields: 'keep' | 'elsewhere' = 'keep',
+): Product {
   const quantity = entry.quantity ?? null;
   let extra: Record<string, JsonValue> | undefined;
-  for (const key in entry) {
-    if (KNOWN_FIELDS.has(key)) continue;
-    extra ??= {};
-    extra[key] = (entry as Record<string, JsonValue>)[key] as JsonValue;
-  }
+  if (extraFields === 'keep')
+    for (const key in entry) {
+      if (KNOWN_FIELDS.has(key)) continue;
+      extra ??= {};
+      extra[key] = (entry as Record<string, JsonValue>)[key] as JsonValue;
+    }
   let interned = names.get(entry.name);
   if (interned === undefined) {
     interned = [entry.name, foldName(entry.name)];

@@ -61,7 +61,12 @@ export function* generateProducts(options: GenerateOptions): Generator<Generated
     product.material = material;
     product.color = pick(colors);
     product.price_eur = between(199, 249_999) / 100;
-    product.sku = `SM-${String(id).padStart(7, '0')}`;
+    product.sku = skuOf(id);
     yield product as GeneratedProduct;
   }
+}
+
+/** The stock-keeping unit of the generated product with an id. */
+export function skuOf(id: number): string {
+  return `SM-${String(id).padStart(7, '0')}`;
 }

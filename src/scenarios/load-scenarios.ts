@@ -13,10 +13,17 @@ export async function loadScenario(source: ScenarioSource): Promise<Catalog> {
   const { count, seed = 1 } = source.generate;
   // Loaded on use: faker's word lists cost start-up time that file-only configs should not pay.
   const { generateProducts } = await import('../generate/generate-products.ts');
+  const { createGeneratedExtras } = await import('../generate/generated-extras.ts');
   const names = createNameTable();
+  const extras = createGeneratedExtras(count);
+  const products = Array.from(generateProducts({ count, seed }), (entry) => {
+    extras.record(entry);
+    return toProduct(entry, names, 'elsewhere');
+  });
   return createCatalog(
     `generated: ${String(count)} products, seed ${String(seed)}`,
-    Array.from(generateProducts({ count, seed }), (entry) => toProduct(entry, names)),
+    products,
+    extras.jsonOf,
   );
 }
 

@@ -4,6 +4,7 @@ import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
 import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
 import { FIXTURE_HEADER, formatFixtureLine } from '../../src/generate/format-fixture.ts';
 import { generateProducts } from '../../src/generate/generate-products.ts';
+import { loadScenario } from '../../src/scenarios/load-scenarios.ts';
 
 const products = (count: number, seed: number) => [...generateProducts({ count, seed })];
 
@@ -32,5 +33,10 @@ describe('generateProducts', () => {
     const text = FIXTURE_HEADER + generated.map(formatFixtureLine).join('');
     const loaded = parseCatalog('generated.yaml', text);
     expect(allProducts(loaded)).toEqual(generated.map((entry) => toProduct(entry)));
+  });
+
+  it('serves a generated scenario exactly as the same products loaded from a file', async () => {
+    const catalog = await loadScenario({ generate: { count: 3000, seed: 5 } });
+    expect(allProducts(catalog)).toEqual(products(3000, 5).map((entry) => toProduct(entry)));
   });
 });
