@@ -1,5 +1,5 @@
 /** @module Access levels, and what each one sees of a product's stock. */
-import { extraFieldsOf, type Product } from '../catalog/catalog.ts';
+import { extraFieldsOf, type Product, type ProductStock } from '../catalog/catalog.ts';
 
 export const ACCESS_LEVELS = ['status', 'quantity'] as const;
 
@@ -26,7 +26,7 @@ export type StockView = Readonly<Record<string, string | number | null>>;
 
 /** The stock object of a product as a caller of the given level sees it. */
 export function toStockView(
-  product: Product,
+  product: ProductStock,
   level: AccessLevel,
   compatibility: Compatibility = DEFAULT_COMPATIBILITY,
 ): StockView {

@@ -44,12 +44,20 @@ export interface Catalog {
   readonly size: number;
   /** The product at a position, 0 to size − 1 ascending by id; made anew on each call. */
   productAt(position: number): Product;
+  /**
+   * The stock of the product at a position: what stock views read, without the extra fields
+   * (a generated catalogue writes their JSON text on each read).
+   */
+  stockAt(position: number): ProductStock;
   readonly byId: ProductLookup;
   /** What the query engine needs, computed once per load. */
   readonly index: CatalogIndex;
   /** What is derived later, on first use; it goes when the catalogue goes. */
   readonly memo: CatalogMemo;
 }
+
+/** What a stock view reads of a product. */
+export type ProductStock = Pick<Product, 'id' | 'quantity' | 'status'>;
 
 /** Every product, in order: for tests and small listings, never for a request. */
 export function allProducts(catalog: Catalog): Product[] {
@@ -59,6 +67,8 @@ export function allProducts(catalog: Catalog): Product[] {
 /** Finds a product by id. */
 export interface ProductLookup {
   get(id: number): Product | undefined;
+  /** Its position, or -1. */
+  positionOf(id: number): number;
 }
 
 /**
@@ -119,10 +129,19 @@ export function createCatalog(
       foldedName: names[nameOf[position] as number] as string,
     };
   };
+  const stockAt = (position: number): ProductStock => {
+    const quantity = quantities[position] as number;
+    return {
+      id: ids[position] as number,
+      quantity: Number.isNaN(quantity) ? null : quantity,
+      status: STOCK_STATUSES[statusOf[position] as number] as StockStatus,
+    };
+  };
   return Object.freeze({
     source,
     size: sorted.length,
     productAt,
+    stockAt,
     byId: lookupById(ids, productAt),
     index,
     memo: {},
@@ -199,6 +218,7 @@ function lookupById(ids: Float64Array, productAt: (position: number) => Product)
       const position = positionOf(id);
       return position < 0 ? undefined : productAt(position);
     },
+    positionOf,
   };
 }
 

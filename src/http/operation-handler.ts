@@ -1,6 +1,6 @@
 /** @module The contract between the route loop and the handlers of the spec's operations. */
 import type { FastifyRequest } from 'fastify';
-import type { Catalog, Product } from '../catalog/catalog.ts';
+import type { Catalog } from '../catalog/catalog.ts';
 import { isStockStatus } from '../catalog/stock-status.ts';
 import { buildLinks, type Links } from '../query/links.ts';
 import { selectProducts } from '../query/filter.ts';
@@ -29,10 +29,10 @@ export type OperationHandler = (context: OperationContext) => OperationResult;
 /** The list filters, in the order links repeat them. */
 const FILTERS = ['name', 'id', 'status'] as const;
 
-/** A page of the filtered catalogue, mapped for the caller, with its links. */
+/** A page of the filtered catalogue, each position read by `view`, with its links. */
 export function listPage<T>(
   context: OperationContext,
-  view: (product: Product) => T,
+  view: (catalog: Catalog, position: number) => T,
 ): { data: T[]; links: Links } {
   const { values } = context;
   const filter: { -readonly [K in keyof ProductFilter]: ProductFilter[K] } = {};
@@ -55,7 +55,7 @@ export function listPage<T>(
     },
     page,
   );
-  return { data: page.items.map(view), links };
+  return { data: page.items.map((position) => view(context.catalog, position)), links };
 }
 
 /** `limit` and `page` always have values: the spec gives their defaults. */
@@ -68,8 +68,8 @@ function pageRequestOf(values: ReadonlyMap<string, ParameterValue>): PageRequest
   return { limit, page };
 }
 
-/** The product a path id names; the id is valid by the spec, so only absence is left. */
-export function productAt(context: OperationContext): Product | undefined {
+/** The position of the product a path id names, or -1; the id is valid by the spec. */
+export function positionOfPathId(context: OperationContext): number {
   const id = context.values.get('id');
-  return typeof id === 'number' ? context.catalog.byId.get(id) : undefined;
+  return typeof id === 'number' ? context.catalog.byId.positionOf(id) : -1;
 }

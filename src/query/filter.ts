@@ -6,7 +6,7 @@ import { FilterCache } from './filter-cache.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import type { ProductFilter } from './query.ts';
-import { selectionAt, selectionOf, type Selection } from './selection.ts';
+import { selectionAt, type Selection } from './selection.ts';
 
 /**
  * How a name filter's matches are listed; `auto` picks by estimated cost, the others are for
@@ -87,18 +87,21 @@ export function selectProducts(
   options: SelectOptions = {},
 ): Selection {
   const needle = filter.name === undefined ? undefined : foldName(filter.name);
+  const { index } = catalog;
   if (filter.id !== undefined) {
-    const product = catalog.byId.get(filter.id);
+    const position = catalog.byId.positionOf(filter.id);
     const keep =
-      product !== undefined &&
-      (filter.status === undefined || product.status === filter.status) &&
-      (needle === undefined || product.foldedName.includes(needle));
-    return selectionOf(keep ? [product] : []);
+      position >= 0 &&
+      (filter.status === undefined ||
+        STOCK_STATUSES[index.statusOf[position] as number] === filter.status) &&
+      (needle === undefined ||
+        (index.names[index.nameOf[position] as number] as string).includes(needle));
+    return selectionAt(1, keep ? [position] : []);
   }
   if (needle === undefined) {
     return filter.status === undefined
-      ? selectionAt(catalog)
-      : selectionAt(catalog, catalog.index.byStatus.get(filter.status));
+      ? selectionAt(catalog.size)
+      : selectionAt(catalog.size, index.byStatus.get(filter.status));
   }
   const status = filter.status === undefined ? -1 : STOCK_STATUSES.indexOf(filter.status);
   return selectByName(catalog, needle, status, options);
@@ -111,7 +114,7 @@ export function filterProducts(
   options: SelectOptions = {},
 ): readonly Product[] {
   const selection = selectProducts(catalog, filter, options);
-  return selection.slice(0, selection.total);
+  return selection.slice(0, selection.total).map((position) => catalog.productAt(position));
 }
 
 function cachesOf(catalog: Catalog): Caches {
@@ -155,9 +158,7 @@ function selectByName(
           cache.matches.set(key, match);
         }
       }
-      const page: Product[] = [];
-      for (let i = start; i < stop; i++) page.push(catalog.productAt(positions[i] as number));
-      return page;
+      return Array.from(positions.subarray(start, stop));
     },
   };
 }

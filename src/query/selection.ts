@@ -1,26 +1,25 @@
 /** @module A filtered list that knows its size and gives out slices, without being built whole. */
-import type { Catalog, Product } from '../catalog/catalog.ts';
 
-/** The result of a filter: its total, and any slice of it in id order. */
+/**
+ * The result of a filter: its total, and any slice of it, as positions in the catalogue (which
+ * is in id order). Callers read what they need at each position: a stock view never makes a
+ * product's extra fields.
+ */
 export interface Selection {
   readonly total: number;
-  slice(start: number, end: number): readonly Product[];
+  slice(start: number, end: number): readonly number[];
 }
 
-export function selectionOf(items: readonly Product[]): Selection {
-  return { total: items.length, slice: (start, end) => items.slice(start, end) };
-}
-
-/** The products at the given positions of the catalogue, or all of them; made a page at a time. */
-export function selectionAt(catalog: Catalog, positions?: Int32Array): Selection {
-  const total = positions === undefined ? catalog.size : positions.length;
+/** The given positions, or all of the catalogue's `size`. */
+export function selectionAt(size: number, positions?: ArrayLike<number>): Selection {
+  const total = positions === undefined ? size : positions.length;
   return {
     total,
     slice(start, end) {
-      const page: Product[] = [];
+      const page: number[] = [];
       const stop = Math.min(end, total);
       for (let i = start; i < stop; i++) {
-        page.push(catalog.productAt(positions === undefined ? i : (positions[i] as number)));
+        page.push(positions === undefined ? i : (positions[i] as number));
       }
       return page;
     },

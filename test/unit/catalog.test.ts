@@ -155,6 +155,10 @@ describe('columns', () => {
         const catalog = createCatalog('c', products);
         expect(catalog.size).toBe(products.length);
         expect(allProducts(catalog)).toEqual(expected);
+        expected.forEach(({ id, quantity, status }, position) => {
+          expect(catalog.stockAt(position)).toStrictEqual({ id, quantity, status });
+          expect(catalog.byId.positionOf(id)).toBe(position);
+        });
       }),
       { numRuns: 300 },
     );

@@ -4,7 +4,7 @@ import { ProblemError } from '../../problems/problem-error.ts';
 import { PROBLEMS } from '../../problems/problem-types.ts';
 import {
   listPage,
-  productAt,
+  positionOfPathId,
   type OperationContext,
   type OperationHandler,
 } from '../operation-handler.ts';
@@ -13,12 +13,17 @@ export function stockHandlers(compatibility: Compatibility): Record<string, Oper
   return {
     listStock: (context) => {
       const level = levelOf(context);
-      return { body: listPage(context, (product) => toStockView(product, level, compatibility)) };
+      return {
+        body: listPage(context, (catalog, position) =>
+          toStockView(catalog.stockAt(position), level, compatibility),
+        ),
+      };
     },
     getStock: (context) => {
-      const product = productAt(context);
-      if (product === undefined) throw notFound(context.values.get('id'));
-      return { body: { data: toStockView(product, levelOf(context), compatibility) } };
+      const position = positionOfPathId(context);
+      if (position < 0) throw notFound(context.values.get('id'));
+      const stock = context.catalog.stockAt(position);
+      return { body: { data: toStockView(stock, levelOf(context), compatibility) } };
     },
   };
 }
