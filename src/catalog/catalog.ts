@@ -117,26 +117,26 @@ export function createCatalog(
   const columns = buildColumns(sorted, extraJsonOf);
   const { nameOf, names, statusOf } = index;
   const { ids, quantities, displayNameOf, displayNames, extraJsonAt } = columns;
+  const quantityAt = (position: number): number | null => {
+    const quantity = quantities[position] as number;
+    return Number.isNaN(quantity) ? null : quantity;
+  };
+  const statusAt = (position: number): StockStatus =>
+    STOCK_STATUSES[statusOf[position] as number] as StockStatus;
   // Fields in the order toProduct gives them: one object shape for every product.
-  const productAt = (position: number): Product => {
-    const quantity = quantities[position] as number;
-    return {
-      id: ids[position] as number,
-      name: displayNames[displayNameOf[position] as number] as string,
-      quantity: Number.isNaN(quantity) ? null : quantity,
-      status: STOCK_STATUSES[statusOf[position] as number] as StockStatus,
-      extraJson: extraJsonAt(position),
-      foldedName: names[nameOf[position] as number] as string,
-    };
-  };
-  const stockAt = (position: number): ProductStock => {
-    const quantity = quantities[position] as number;
-    return {
-      id: ids[position] as number,
-      quantity: Number.isNaN(quantity) ? null : quantity,
-      status: STOCK_STATUSES[statusOf[position] as number] as StockStatus,
-    };
-  };
+  const productAt = (position: number): Product => ({
+    id: ids[position] as number,
+    name: displayNames[displayNameOf[position] as number] as string,
+    quantity: quantityAt(position),
+    status: statusAt(position),
+    extraJson: extraJsonAt(position),
+    foldedName: names[nameOf[position] as number] as string,
+  });
+  const stockAt = (position: number): ProductStock => ({
+    id: ids[position] as number,
+    quantity: quantityAt(position),
+    status: statusAt(position),
+  });
   return Object.freeze({
     source,
     size: sorted.length,

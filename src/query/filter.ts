@@ -6,7 +6,7 @@ import { FilterCache } from './filter-cache.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import type { ProductFilter } from './query.ts';
-import { selectionAt, type Selection } from './selection.ts';
+import { everyPosition, selectionOf, type Selection } from './selection.ts';
 
 /**
  * How a name filter's matches are listed; `auto` picks by estimated cost, the others are for
@@ -96,12 +96,12 @@ export function selectProducts(
         STOCK_STATUSES[index.statusOf[position] as number] === filter.status) &&
       (needle === undefined ||
         (index.names[index.nameOf[position] as number] as string).includes(needle));
-    return selectionAt(1, keep ? [position] : []);
+    return selectionOf(keep ? [position] : NO_POSITIONS);
   }
   if (needle === undefined) {
     return filter.status === undefined
-      ? selectionAt(catalog.size)
-      : selectionAt(catalog.size, index.byStatus.get(filter.status));
+      ? everyPosition(catalog.size)
+      : selectionOf(index.byStatus.get(filter.status) ?? NO_POSITIONS);
   }
   const status = filter.status === undefined ? -1 : STOCK_STATUSES.indexOf(filter.status);
   return selectByName(catalog, needle, status, options);

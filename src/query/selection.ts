@@ -10,17 +10,27 @@ export interface Selection {
   slice(start: number, end: number): readonly number[];
 }
 
-/** The given positions, or all of the catalogue's `size`. */
-export function selectionAt(size: number, positions?: ArrayLike<number>): Selection {
-  const total = positions === undefined ? size : positions.length;
+/** The given positions. */
+export function selectionOf(positions: ArrayLike<number>): Selection {
   return {
-    total,
+    total: positions.length,
     slice(start, end) {
       const page: number[] = [];
-      const stop = Math.min(end, total);
-      for (let i = start; i < stop; i++) {
-        page.push(positions === undefined ? i : (positions[i] as number));
-      }
+      const stop = Math.min(end, positions.length);
+      for (let i = start; i < stop; i++) page.push(positions[i] as number);
+      return page;
+    },
+  };
+}
+
+/** Every position of a catalogue of `size` products: the unfiltered list. */
+export function everyPosition(size: number): Selection {
+  return {
+    total: size,
+    slice(start, end) {
+      const page: number[] = [];
+      const stop = Math.min(end, size);
+      for (let i = start; i < stop; i++) page.push(i);
       return page;
     },
   };
