@@ -19,10 +19,13 @@ export interface OperationContext {
 }
 
 export interface OperationResult {
+  /** Serialised as JSON; a string is sent as it is, as text of `type`. */
   readonly body: unknown;
   /** Defaults to application/json. */
   readonly type?: string;
 }
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export type OperationHandler = (context: OperationContext) => OperationResult;
 
@@ -34,6 +37,25 @@ export function listPage<T>(
   context: OperationContext,
   view: (catalog: Catalog, position: number) => T,
 ): { data: T[]; links: Links } {
+  const { positions, links } = pageOf(context);
+  return { data: positions.map((position) => view(context.catalog, position)), links };
+}
+
+/** The same page as JSON text, each position written by `write` as the JSON of its item. */
+export function listPageJson(
+  context: OperationContext,
+  write: (catalog: Catalog, position: number) => string,
+): string {
+  const { positions, links } = pageOf(context);
+  let data = '';
+  for (const [index, position] of positions.entries()) {
+    data += index === 0 ? write(context.catalog, position) : `,${write(context.catalog, position)}`;
+  }
+  return `{"data":[${data}],"links":${JSON.stringify(links)}}`;
+}
+
+/** The positions on the requested page of the filtered catalogue, and the page's links. */
+function pageOf(context: OperationContext): { positions: readonly number[]; links: Links } {
   const { values } = context;
   const filter: { -readonly [K in keyof ProductFilter]: ProductFilter[K] } = {};
   const name = values.get('name');
@@ -55,7 +77,7 @@ export function listPage<T>(
     },
     page,
   );
-  return { data: page.items.map((position) => view(context.catalog, position)), links };
+  return { positions: page.items, links };
 }
 
 /** `limit` and `page` always have values: the spec gives their defaults. */

@@ -21,8 +21,8 @@ export interface TestAppOptions {
   /** Fixture YAML text; default: the shipped catalogue. */
   readonly fixture?: string;
   readonly config?: Partial<Config>;
-  /** Fastify's logger option; off by default. */
-  readonly logger?: AppDeps['logger'];
+  /** The server's logger; silent by default. */
+  readonly log?: AppDeps['log'];
 }
 
 export async function buildTestApp(
@@ -37,7 +37,7 @@ export async function buildTestApp(
     config: { ...DEFAULTS, ...options.config },
     spec: await shippedSpecOnce(),
     catalogs,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.log === undefined ? {} : { log: options.log }),
   });
   return { app, catalogs };
 }

@@ -1,9 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toProductRecord, toStockView } from '../../src/access/access-level.ts';
+import {
+  ACCESS_LEVELS,
+  stockJsonWriter,
+  toProductRecord,
+  toStockView,
+  type Compatibility,
+} from '../../src/access/access-level.ts';
 import { createTokenTable } from '../../src/access/token-table.ts';
 import type { Product } from '../../src/catalog/catalog.ts';
 import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
+import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
 import { presentedToken } from '../../src/http/plugins/bearer-auth.ts';
 
 const product: Product = (() => {
@@ -23,6 +30,26 @@ describe('access levels', () => {
       quantity: 3,
       status: 'available',
     });
+  });
+  it('the JSON writer of each level and setting writes the text of JSON.stringify(view)', () => {
+    const stock = fc.record({
+      id: fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constant(Number.MAX_SAFE_INTEGER)),
+      quantity: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 2 ** 40 })),
+      status: fc.constantFrom(...STOCK_STATUSES),
+    });
+    const compatibility = fc.record<Compatibility>({
+      stockField: fc.constantFrom('quantity', 'stock'),
+      productIdType: fc.constantFrom('integer', 'string'),
+    });
+    fc.assert(
+      fc.property(fc.constantFrom(...ACCESS_LEVELS), compatibility, stock, (level, settings, s) => {
+        // Compared as text: the key order is part of what is served.
+        expect(stockJsonWriter(level, settings)(s)).toBe(
+          JSON.stringify(toStockView(s, level, settings)),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
   it('a product record has id, name and the extra fields, no stock', () => {
     expect(toProductRecord(product)).toStrictEqual({ id: 7, name: 'X', color: 'red' });

@@ -1,7 +1,8 @@
 /** @module `stockmock serve`: load, validate, listen; reload on --watch, SIGHUP and the admin API. */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import type { Config } from '../../config/config-schema.ts';
 import { findConfigFile, loadConfig, type ConfigRequest } from '../../config/load-config.ts';
+import { createAppLogger } from '../../http/app-logger.ts';
 import { buildApp } from '../../http/build-app.ts';
 import { closeOnSignals, startServer } from '../../http/start-server.ts';
 import { formatSourceIssue } from '../../problems/source-error.ts';
@@ -26,6 +27,7 @@ export const serveCommand: Command = {
       args.flags['watch'] === true ? { ...fromFlags.flags, watch: true } : fromFlags.flags;
     const request: ConfigRequest = { cwd: io.cwd, env: io.env, ...fromFlags, flags };
     const config = await loadConfig(request);
+    const log = createAppLogger({ level: config.logLevel });
     // Everything is loaded and validated before the port opens: no start on bad data.
     const spec = await loadSpec(config.spec);
     const catalogs = createScenarioStore(
@@ -42,11 +44,11 @@ export const serveCommand: Command = {
       spec,
       catalogs,
       reloader,
-      logger: { level: config.logLevel },
+      log,
     });
     const server = await startServer(app, config);
     const catalog = catalogs.current;
-    app.log.info(
+    log.info(
       {
         products: catalog.size,
         scenario: catalogs.active,
@@ -61,17 +63,17 @@ export const serveCommand: Command = {
     const rewatch = (current: Config): void => {
       watch?.close();
       watch = watchFiles(watchedFiles(current, configFile), (file) => {
-        void reloadAndLog(reloader, app.log, `${file} changed`).then(() => {
+        void reloadAndLog(reloader, log, `${file} changed`).then(() => {
           rewatch(reloader.config);
         });
       });
     };
     if (config.watch) {
       rewatch(config);
-      app.log.info(`watching ${watchedFiles(config, configFile).join(', ')} for changes`);
+      log.info(`watching ${watchedFiles(config, configFile).join(', ')} for changes`);
     }
     const onHangup = (): void => {
-      void reloadAndLog(reloader, app.log, 'SIGHUP');
+      void reloadAndLog(reloader, log, 'SIGHUP');
     };
     process.on('SIGHUP', onHangup);
 
@@ -94,11 +96,7 @@ function watchedFiles(config: Config, configFile: string | undefined): string[] 
 }
 
 /** A refused reload is logged with file, line and field; the last good data stays served. */
-async function reloadAndLog(
-  reloader: Reloader,
-  log: FastifyBaseLogger,
-  why: string,
-): Promise<void> {
+async function reloadAndLog(reloader: Reloader, log: Logger, why: string): Promise<void> {
   const result = await reloader.reload();
   if (result.ok) log.info({ scenarios: result.scenarios }, `reloaded (${why})`);
   else {

@@ -1,6 +1,7 @@
 /** @module Renders every error as application/problem+json; no stack ever leaves the server. */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
 import { ProblemError } from '../../problems/problem-error.ts';
 import { PROBLEMS, type ProblemType } from '../../problems/problem-types.ts';
 
@@ -33,11 +34,18 @@ function fromFrameworkError(error: FastifyError): ProblemError {
   );
 }
 
+export interface ProblemHandlerOptions {
+  /** Where a failure of the server itself is logged, with the request's id. */
+  readonly log: Logger;
+}
+
 export default fp(
-  (app: FastifyInstance) => {
+  (app: FastifyInstance, options: ProblemHandlerOptions) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const problem = error instanceof ProblemError ? error : fromFrameworkError(error);
-      if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
+      if (problem.status >= 500) {
+        options.log.error({ err: error, reqId: request.id }, 'unexpected error');
+      }
       return sendProblem(reply, problem);
     });
   },

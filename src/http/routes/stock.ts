@@ -1,29 +1,39 @@
 /** @module GET /v1/stock and /v1/stock/{id}: stock objects at the caller's access level. */
-import { toStockView, type AccessLevel, type Compatibility } from '../../access/access-level.ts';
+import {
+  stockJsonWriter,
+  type AccessLevel,
+  type Compatibility,
+  type StockJsonWriter,
+} from '../../access/access-level.ts';
 import { ProblemError } from '../../problems/problem-error.ts';
 import { PROBLEMS } from '../../problems/problem-types.ts';
 import {
-  listPage,
+  JSON_TYPE,
+  listPageJson,
   positionOfPathId,
   type OperationContext,
   type OperationHandler,
 } from '../operation-handler.ts';
 
+/** Stock bodies are written as JSON text directly: see `stockJsonWriter`. */
 export function stockHandlers(compatibility: Compatibility): Record<string, OperationHandler> {
+  const writers: Record<AccessLevel, StockJsonWriter> = {
+    status: stockJsonWriter('status', compatibility),
+    quantity: stockJsonWriter('quantity', compatibility),
+  };
   return {
     listStock: (context) => {
-      const level = levelOf(context);
+      const write = writers[levelOf(context)];
       return {
-        body: listPage(context, (catalog, position) =>
-          toStockView(catalog.stockAt(position), level, compatibility),
-        ),
+        body: listPageJson(context, (catalog, position) => write(catalog.stockAt(position))),
+        type: JSON_TYPE,
       };
     },
     getStock: (context) => {
       const position = positionOfPathId(context);
       if (position < 0) throw notFound(context.values.get('id'));
       const stock = context.catalog.stockAt(position);
-      return { body: { data: toStockView(stock, levelOf(context), compatibility) } };
+      return { body: `{"data":${writers[levelOf(context)](stock)}}`, type: JSON_TYPE };
     },
   };
 }
