@@ -43,8 +43,8 @@ export function createTokenTable<Level extends string = AccessLevel>(
     size: entries.length,
     levelOf(presented) {
       // A longer token is cut to the width here, and told apart by its byte length below.
-      candidate.fill(0);
-      candidate.write(presented, 0, width, 'utf8');
+      const written = candidate.write(presented, 0, width, 'utf8');
+      candidate.fill(0, written);
       const byteLength = Buffer.byteLength(presented);
       let level: Level | undefined;
       for (const entry of entries) {
