@@ -98,6 +98,16 @@ describe('token table', () => {
     expect(mixed.levelOf('zurich-token-with-a-longer-tail')).toBeUndefined();
     expect(mixed.levelOf('zürich-token-with-a-longer-tai')).toBeUndefined();
   });
+  it('a short token still matches after a long one was presented (nothing of it is left over)', () => {
+    const mixed = createTokenTable([
+      { token: 'short', level: 'status' },
+      { token: 'a-much-longer-token', level: 'quantity' },
+    ]);
+    for (const presented of ['a-much-longer-token', 'zzzzzzzzzzzzzzzzzzzzzzzzz', 'ab']) {
+      mixed.levelOf(presented);
+      expect(mixed.levelOf('short')).toBe('status');
+    }
+  });
 });
 
 describe('presentedToken', () => {
