@@ -30,6 +30,7 @@ import methodNotAllowed from './plugins/method-not-allowed.ts';
 import preferences from './plugins/preferences.ts';
 import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
 import { addPreferenceApplied } from './prefer.ts';
+import { answerKey, answersOf } from './rendered-answers.ts';
 import { requestOrigin } from './request-origin.ts';
 import simulation from '../simulation/simulation-plugin.ts';
 import { metaHandlers } from './routes/meta.ts';
@@ -42,6 +43,11 @@ export interface AppDeps {
   readonly catalogs: ScenarioStore;
   /** Reloads config and data for the admin API; default: the same config, files read anew. */
   readonly reloader?: Reloader;
+  /**
+   * Whether answers asked for twice are kept and sent again (`rendered-answers.ts`); on unless
+   * false. Tests turn it off in a second app, to hold the kept answers to fresh ones.
+   */
+  readonly keepAnswers?: boolean;
   /** How simulated latency waits; tests record it instead of waiting. */
   readonly sleep?: (ms: number) => Promise<unknown>;
   /** The server's logger (`createAppLogger`, which redacts tokens); silent unless given. */
@@ -119,9 +125,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     resources: routes.map((route) => ({ url: route.url, methods: RESOURCE_METHODS })),
   });
 
-  const handlers: Record<string, OperationHandler> = {
+  // Their answers are a function of the catalogue, URL, access level and origin: see rendered-answers.ts.
+  const catalogueHandlers: Record<string, OperationHandler> = {
     ...stockHandlers(config.compatibility),
     ...productHandlers,
+  };
+  const handlers: Record<string, OperationHandler> = {
+    ...catalogueHandlers,
     ...metaHandlers(spec),
   };
   const unserved = routes.filter((route) => handlers[route.operationId] === undefined);
@@ -131,6 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const fallbackHost = `${config.host}:${String(config.port)}`;
   for (const route of routes) {
     const handler = handlers[route.operationId] as OperationHandler;
+    const keepsAnswers =
+      deps.keepAnswers !== false && catalogueHandlers[route.operationId] !== undefined;
     app.route({
       method: route.method,
       url: route.url,
@@ -144,6 +156,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       // Synchronous: a throw becomes the error answer, and no promise is made per request.
       handler: (request, reply) => {
+        const origin = (): string => requestOrigin(request, config.baseUrl, fallbackHost);
+        const catalog = keepsAnswers ? preferredCatalog(request) : undefined;
+        const answers = catalog === undefined ? undefined : answersOf(catalog);
+        const key =
+          answers === undefined
+            ? undefined
+            : answerKey(request.accessLevel ?? 'open', origin(), request.url);
+        const known = key === undefined ? undefined : answers?.get(key);
+        if (known !== undefined) {
+          // Its parameters were valid when it was made, and the same URL gives the same ones.
+          scenarioCatalog(request, reply);
+          reply.type(JSON_TYPE).send(known);
+          return;
+        }
         const parsed = route.parseParameters({
           query: request.query as Record<string, string | string[]>,
           path: request.params as Record<string, string>,
@@ -160,9 +186,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           request,
           values: parsed.values,
           catalog: scenarioCatalog(request, reply),
-          origin: () => requestOrigin(request, config.baseUrl, fallbackHost),
+          origin,
         });
-        reply.type(result.type ?? JSON_TYPE).send(result.body);
+        if (key === undefined) {
+          reply.type(result.type ?? JSON_TYPE).send(result.body);
+          return;
+        }
+        const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
+        answers?.set(key, text);
+        reply.type(JSON_TYPE).send(text);
       },
     });
   }
@@ -190,22 +222,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   return app;
 
-  /** The catalogue a request is served from: the active scenario, or the one it asks for. */
-  function scenarioCatalog(request: FastifyRequest, reply: FastifyReply): Catalog {
+  /** The catalogue a request asks for (the active scenario unless it names one), if it exists. */
+  function preferredCatalog(request: FastifyRequest): Catalog | undefined {
     const scenario = request.preferences?.get('scenario');
-    if (scenario === undefined) return catalogs.current;
-    const catalog = catalogs.get(scenario);
+    return scenario === undefined ? catalogs.current : catalogs.get(scenario);
+  }
+
+  /** The catalogue a request is served from; naming a scenario that does not exist is a 400. */
+  function scenarioCatalog(request: FastifyRequest, reply: FastifyReply): Catalog {
+    const catalog = preferredCatalog(request);
+    const scenario = request.preferences?.get('scenario');
     if (catalog === undefined) {
-      throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, `No scenario is named "${scenario}".`, {
-        errors: [
-          {
-            parameter: 'Prefer',
-            in: 'header',
-            message: `scenario must be one of ${catalogs.names.join(', ')}`,
-          },
-        ],
-      });
+      throw ProblemError.from(
+        PROBLEMS.INVALID_PARAMETERS,
+        `No scenario is named "${String(scenario)}".`,
+        {
+          errors: [
+            {
+              parameter: 'Prefer',
+              in: 'header',
+              message: `scenario must be one of ${catalogs.names.join(', ')}`,
+            },
+          ],
+        },
+      );
     }
+    if (scenario === undefined) return catalog;
     addPreferenceApplied(reply, `scenario=${scenario}`);
     return catalog;
   }
