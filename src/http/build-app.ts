@@ -11,7 +11,6 @@ import type { Logger } from 'pino';
 import { createTokenTable } from '../access/token-table.ts';
 import { adminApi } from '../admin/admin-api.ts';
 import { createRequestJournal, type JournalEntry } from '../admin/request-journal.ts';
-import type { Catalog } from '../catalog/catalog.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
@@ -21,7 +20,7 @@ import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import { logsRequestLines, SILENT_LOGGER } from './app-logger.ts';
-import { JSON_TYPE, type OperationHandler } from './operation-handler.ts';
+import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
 import cors from './plugins/cors.ts';
 import bearerAuth, { presentedToken } from './plugins/bearer-auth.ts';
@@ -29,9 +28,7 @@ import docs from './plugins/docs.ts';
 import methodNotAllowed from './plugins/method-not-allowed.ts';
 import preferences from './plugins/preferences.ts';
 import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
-import { addPreferenceApplied } from './prefer.ts';
-import { answerKey, answersOf } from './rendered-answers.ts';
-import { requestOrigin } from './request-origin.ts';
+import { operationRoute } from './operation-route.ts';
 import simulation from '../simulation/simulation-plugin.ts';
 import { metaHandlers } from './routes/meta.ts';
 import { productHandlers } from './routes/products.ts';
@@ -154,48 +151,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           ? {}
           : { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.timeWindowMs } }),
       },
-      // Synchronous: a throw becomes the error answer, and no promise is made per request.
-      handler: (request, reply) => {
-        const origin = (): string => requestOrigin(request, config.baseUrl, fallbackHost);
-        const catalog = keepsAnswers ? preferredCatalog(request) : undefined;
-        const answers = catalog === undefined ? undefined : answersOf(catalog);
-        const key =
-          answers === undefined
-            ? undefined
-            : answerKey(request.accessLevel ?? 'open', origin(), request.url);
-        const known = key === undefined ? undefined : answers?.get(key);
-        if (known !== undefined) {
-          // Its parameters were valid when it was made, and the same URL gives the same ones.
-          scenarioCatalog(request, reply);
-          reply.type(JSON_TYPE).send(known);
-          return;
-        }
-        const parsed = route.parseParameters({
-          query: request.query as Record<string, string | string[]>,
-          path: request.params as Record<string, string>,
-        });
-        if (!parsed.ok) {
-          const count = parsed.issues.length;
-          throw ProblemError.from(
-            PROBLEMS.INVALID_PARAMETERS,
-            count === 1 ? '1 parameter is invalid.' : `${String(count)} parameters are invalid.`,
-            { errors: parsed.issues },
-          );
-        }
-        const result = handler({
-          request,
-          values: parsed.values,
-          catalog: scenarioCatalog(request, reply),
-          origin,
-        });
-        if (key === undefined) {
-          reply.type(result.type ?? JSON_TYPE).send(result.body);
-          return;
-        }
-        const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
-        answers?.set(key, text);
-        reply.type(JSON_TYPE).send(text);
-      },
+      handler: operationRoute({
+        route,
+        handler,
+        catalogs,
+        keepsAnswers,
+        baseUrl: config.baseUrl,
+        fallbackHost,
+      }),
     });
   }
   await app.register(docs, { spec });
@@ -221,36 +184,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   return app;
-
-  /** The catalogue a request asks for (the active scenario unless it names one), if it exists. */
-  function preferredCatalog(request: FastifyRequest): Catalog | undefined {
-    const scenario = request.preferences?.get('scenario');
-    return scenario === undefined ? catalogs.current : catalogs.get(scenario);
-  }
-
-  /** The catalogue a request is served from; naming a scenario that does not exist is a 400. */
-  function scenarioCatalog(request: FastifyRequest, reply: FastifyReply): Catalog {
-    const catalog = preferredCatalog(request);
-    const scenario = request.preferences?.get('scenario');
-    if (catalog === undefined) {
-      throw ProblemError.from(
-        PROBLEMS.INVALID_PARAMETERS,
-        `No scenario is named "${String(scenario)}".`,
-        {
-          errors: [
-            {
-              parameter: 'Prefer',
-              in: 'header',
-              message: `scenario must be one of ${catalogs.names.join(', ')}`,
-            },
-          ],
-        },
-      );
-    }
-    if (scenario === undefined) return catalog;
-    addPreferenceApplied(reply, `scenario=${scenario}`);
-    return catalog;
-  }
 }
 
 const DEFAULT_JOURNAL_SIZE = 1000;

@@ -1,0 +1,110 @@
+/**
+ * @module The request path of one operation of the spec: kept answer, or parameters → catalogue
+ * → handler → answer.
+ */
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Catalog } from '../catalog/catalog.ts';
+import { ProblemError } from '../problems/problem-error.ts';
+import { PROBLEMS } from '../problems/problem-types.ts';
+import type { ScenarioStore } from '../scenarios/scenario-store.ts';
+import type { RouteDef } from '../spec/route-table.ts';
+import { JSON_TYPE, type OperationHandler } from './operation-handler.ts';
+import { addPreferenceApplied } from './prefer.ts';
+import { answerKey, answersOf } from './rendered-answers.ts';
+import { requestOrigin } from './request-origin.ts';
+
+export interface OperationRouteOptions {
+  readonly route: RouteDef;
+  readonly handler: OperationHandler;
+  readonly catalogs: ScenarioStore;
+  /** Whether the operation's answers are kept (see rendered-answers.ts). */
+  readonly keepsAnswers: boolean;
+  /** The configured base URL of links, if any. */
+  readonly baseUrl: string | undefined;
+  /** `host:port` for links when a request's Host header is not a plain host. */
+  readonly fallbackHost: string;
+}
+
+/** A synchronous handler: a throw becomes the error answer, and no promise is made per request. */
+export function operationRoute(options: OperationRouteOptions): RouteHandlerMethod {
+  const { route, handler, catalogs, keepsAnswers, baseUrl, fallbackHost } = options;
+  return (request, reply) => {
+    const origin = (): string => requestOrigin(request, baseUrl, fallbackHost);
+    const kept = keepsAnswers ? keptAnswersOf(request, origin()) : undefined;
+    const known = kept?.answers.get(kept.key);
+    if (known !== undefined) {
+      // Its parameters were valid when it was made, and the same URL gives the same ones.
+      scenarioCatalog(catalogs, request, reply);
+      reply.type(JSON_TYPE).send(known);
+      return;
+    }
+    const parsed = route.parseParameters({
+      query: request.query as Record<string, string | string[]>,
+      path: request.params as Record<string, string>,
+    });
+    if (!parsed.ok) {
+      const count = parsed.issues.length;
+      throw ProblemError.from(
+        PROBLEMS.INVALID_PARAMETERS,
+        count === 1 ? '1 parameter is invalid.' : `${String(count)} parameters are invalid.`,
+        { errors: parsed.issues },
+      );
+    }
+    const result = handler({
+      request,
+      values: parsed.values,
+      catalog: scenarioCatalog(catalogs, request, reply),
+      origin,
+    });
+    if (kept === undefined) {
+      reply.type(result.type ?? JSON_TYPE).send(result.body);
+      return;
+    }
+    const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
+    kept.answers.set(kept.key, text);
+    reply.type(JSON_TYPE).send(text);
+  };
+
+  /** Where the request's answer is kept: the set of the catalogue it asks for, and its key. */
+  function keptAnswersOf(request: FastifyRequest, origin: string) {
+    const catalog = preferredCatalog(catalogs, request);
+    if (catalog === undefined) return undefined;
+    return {
+      answers: answersOf(catalog),
+      key: answerKey(request.accessLevel ?? 'open', origin, request.url),
+    };
+  }
+}
+
+/** The catalogue a request asks for (the active scenario unless it names one), if it exists. */
+function preferredCatalog(catalogs: ScenarioStore, request: FastifyRequest): Catalog | undefined {
+  const scenario = request.preferences?.get('scenario');
+  return scenario === undefined ? catalogs.current : catalogs.get(scenario);
+}
+
+/** The catalogue a request is served from; naming a scenario that does not exist is a 400. */
+function scenarioCatalog(
+  catalogs: ScenarioStore,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Catalog {
+  const catalog = preferredCatalog(catalogs, request);
+  const scenario = request.preferences?.get('scenario');
+  if (catalog === undefined) {
+    throw ProblemError.from(
+      PROBLEMS.INVALID_PARAMETERS,
+      `No scenario is named "${String(scenario)}".`,
+      {
+        errors: [
+          {
+            parameter: 'Prefer',
+            in: 'header',
+            message: `scenario must be one of ${catalogs.names.join(', ')}`,
+          },
+        ],
+      },
+    );
+  }
+  if (scenario !== undefined) addPreferenceApplied(reply, `scenario=${scenario}`);
+  return catalog;
+}
