@@ -25,8 +25,8 @@ export function createAppLogger(options: AppLoggerOptions): Logger {
   return options.stream === undefined ? pino(settings) : pino(settings, options.stream);
 }
 
-/** A logger that writes nothing: the default of an app built without one. */
-export const SILENT_LOGGER: Logger = pino({ level: 'silent' });
+/** A logger that writes nothing, and opens no stream: the default of an app built without one. */
+export const SILENT_LOGGER: Logger = pino({ level: 'silent' }, { write: () => undefined });
 
 /** Levels at which Fastify writes lines per request ("incoming request", "request completed"). */
 const REQUEST_LINE_LEVELS: ReadonlySet<string> = new Set(['info', 'debug', 'trace']);
