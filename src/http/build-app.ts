@@ -29,6 +29,7 @@ import methodNotAllowed from './plugins/method-not-allowed.ts';
 import preferences from './plugins/preferences.ts';
 import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
 import { operationRoute } from './operation-route.ts';
+import { createRequestOrigin } from './request-origin.ts';
 import simulation from '../simulation/simulation-plugin.ts';
 import { metaHandlers } from './routes/meta.ts';
 import { productHandlers } from './routes/products.ts';
@@ -135,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (unserved.length > 0) {
     throw new Error(`No handler for ${unserved.map((route) => route.operationId).join(', ')}`);
   }
-  const fallbackHost = `${config.host}:${String(config.port)}`;
+  const originOf = createRequestOrigin(config.baseUrl, `${config.host}:${String(config.port)}`);
   for (const route of routes) {
     const handler = handlers[route.operationId] as OperationHandler;
     const keepsAnswers =
@@ -156,8 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         handler,
         catalogs,
         keepsAnswers,
-        baseUrl: config.baseUrl,
-        fallbackHost,
+        originOf,
       }),
     });
   }

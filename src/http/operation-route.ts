@@ -2,7 +2,7 @@
  * @module The request path of one operation of the spec: kept answer, or parameters → catalogue
  * → handler → answer.
  */
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyReply, RouteHandlerMethod } from 'fastify';
 import type { Catalog } from '../catalog/catalog.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
@@ -11,7 +11,7 @@ import type { RouteDef } from '../spec/route-table.ts';
 import { JSON_TYPE, type OperationHandler } from './operation-handler.ts';
 import { addPreferenceApplied } from './prefer.ts';
 import { answerKey, answersOf } from './rendered-answers.ts';
-import { requestOrigin } from './request-origin.ts';
+import type { RequestOrigin } from './request-origin.ts';
 
 export interface OperationRouteOptions {
   readonly route: RouteDef;
@@ -19,22 +19,29 @@ export interface OperationRouteOptions {
   readonly catalogs: ScenarioStore;
   /** Whether the operation's answers are kept (see rendered-answers.ts). */
   readonly keepsAnswers: boolean;
-  /** The configured base URL of links, if any. */
-  readonly baseUrl: string | undefined;
-  /** `host:port` for links when a request's Host header is not a plain host. */
-  readonly fallbackHost: string;
+  readonly originOf: RequestOrigin;
 }
 
 /** A synchronous handler: a throw becomes the error answer, and no promise is made per request. */
 export function operationRoute(options: OperationRouteOptions): RouteHandlerMethod {
-  const { route, handler, catalogs, keepsAnswers, baseUrl, fallbackHost } = options;
+  const { route, handler, catalogs, keepsAnswers, originOf } = options;
   return (request, reply) => {
-    const origin = (): string => requestOrigin(request, baseUrl, fallbackHost);
-    const kept = keepsAnswers ? keptAnswersOf(request, origin()) : undefined;
+    const origin = (): string => originOf(request);
+    // The catalogue asked for, looked up once; an unknown scenario is refused only after the
+    // parameters are checked, as it always was.
+    const scenario = request.preferences?.get('scenario');
+    const catalog = scenario === undefined ? catalogs.current : catalogs.get(scenario);
+    const kept =
+      keepsAnswers && catalog !== undefined
+        ? {
+            answers: answersOf(catalog),
+            key: answerKey(request.accessLevel ?? 'open', origin(), request.url),
+          }
+        : undefined;
     const known = kept?.answers.get(kept.key);
     if (known !== undefined) {
       // Its parameters were valid when it was made, and the same URL gives the same ones.
-      scenarioCatalog(catalogs, request, reply);
+      servedCatalog(catalogs, catalog, scenario, reply);
       reply.type(JSON_TYPE).send(known);
       return;
     }
@@ -53,7 +60,7 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
     const result = handler({
       request,
       values: parsed.values,
-      catalog: scenarioCatalog(catalogs, request, reply),
+      catalog: servedCatalog(catalogs, catalog, scenario, reply),
       origin,
     });
     if (kept === undefined) {
@@ -64,32 +71,18 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
     kept.answers.set(kept.key, text);
     reply.type(JSON_TYPE).send(text);
   };
-
-  /** Where the request's answer is kept: the set of the catalogue it asks for, and its key. */
-  function keptAnswersOf(request: FastifyRequest, origin: string) {
-    const catalog = preferredCatalog(catalogs, request);
-    if (catalog === undefined) return undefined;
-    return {
-      answers: answersOf(catalog),
-      key: answerKey(request.accessLevel ?? 'open', origin, request.url),
-    };
-  }
 }
 
-/** The catalogue a request asks for (the active scenario unless it names one), if it exists. */
-function preferredCatalog(catalogs: ScenarioStore, request: FastifyRequest): Catalog | undefined {
-  const scenario = request.preferences?.get('scenario');
-  return scenario === undefined ? catalogs.current : catalogs.get(scenario);
-}
-
-/** The catalogue a request is served from; naming a scenario that does not exist is a 400. */
-function scenarioCatalog(
+/**
+ * The catalogue a request is served from, said in Preference-Applied when the request named its
+ * scenario; naming a scenario that does not exist is a 400.
+ */
+function servedCatalog(
   catalogs: ScenarioStore,
-  request: FastifyRequest,
+  catalog: Catalog | undefined,
+  scenario: string | undefined,
   reply: FastifyReply,
 ): Catalog {
-  const catalog = preferredCatalog(catalogs, request);
-  const scenario = request.preferences?.get('scenario');
   if (catalog === undefined) {
     throw ProblemError.from(
       PROBLEMS.INVALID_PARAMETERS,

@@ -4,27 +4,32 @@ import type { FastifyRequest } from 'fastify';
 /** A host as a URL may hold it: a name or IPv4 address, or a bracketed IPv6 one; an optional port. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** The origin of a request's links: `http://host:port`, without a trailing slash. */
+export type RequestOrigin = (request: FastifyRequest) => string;
+
 /**
- * The configured base URL wins. Otherwise the request's own scheme and Host; a Host header that
- * is not a plain host (a client may send anything) falls back to `fallbackHost`, so that links
- * are always valid absolute URLs.
+ * The configured base URL wins (trimmed of trailing slashes here, once). Otherwise the request's
+ * own scheme and Host; a Host header that is not a plain host (a client may send anything) falls
+ * back to `fallbackHost`, so that links are always valid absolute URLs.
  */
-export function requestOrigin(
-  request: FastifyRequest,
+export function createRequestOrigin(
   baseUrl: string | undefined,
   fallbackHost: string,
-): string {
-  if (baseUrl !== undefined) return baseUrl.replace(/\/+$/, '');
-  const host = request.headers.host;
-  return `${request.protocol}://${host !== undefined && isPlainHost(host) ? host : fallbackHost}`;
-}
-
-/** The last host that passed: clients send the same Host on every request of a connection. */
-let lastPlainHost = '';
-
-function isPlainHost(host: string): boolean {
-  if (host === lastPlainHost) return true;
-  if (!HOST.test(host)) return false;
-  lastPlainHost = host;
-  return true;
+): RequestOrigin {
+  if (baseUrl !== undefined) {
+    const origin = baseUrl.replace(/\/+$/, '');
+    return () => origin;
+  }
+  // The last host that passed: clients send the same Host on every request of a connection.
+  let lastPlainHost = '';
+  const isPlainHost = (host: string): boolean => {
+    if (host === lastPlainHost) return true;
+    if (!HOST.test(host)) return false;
+    lastPlainHost = host;
+    return true;
+  };
+  return (request) => {
+    const host = request.headers.host;
+    return `${request.protocol}://${host !== undefined && isPlainHost(host) ? host : fallbackHost}`;
+  };
 }
