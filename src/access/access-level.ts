@@ -52,9 +52,10 @@ export type StockJsonWriter = (product: ProductStock) => string;
 /**
  * The JSON text of `toStockView` for one level and one set of compatibility settings, written
  * without making the view object: pages of stock views are the mock's hot path, and a page of 20
- * with its links took 6.5 µs through JSON.stringify and 3 µs written so. Every part is text that needs no escaping:
- * field names and statuses are quoted once here, and a number's text (an id, a quantity) holds
- * no character that JSON escapes. The unit tests hold it to JSON.stringify(toStockView(…)).
+ * with its links took 6.5 µs through JSON.stringify and 3 µs written so. Every part is text that
+ * needs no escaping: field names and statuses are quoted once here, and a number's text (an id, a
+ * quantity) holds no character that JSON escapes. The unit tests hold it to
+ * JSON.stringify(toStockView(…)).
  */
 export function stockJsonWriter(
   level: AccessLevel,

@@ -82,6 +82,13 @@ const arbitraryStep: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
+/** A GET with a token, on a fresh catalogue of `count` products made active first. */
+function onFreshCatalog(count: number, seed: number, url: string, token: string) {
+  const catalog = generatedCatalog(count, seed);
+  catalogs.replace(catalog);
+  return { catalog, request: { url, headers: { authorization: `Bearer ${token}` } } };
+}
+
 describe('kept answers', () => {
   it('equal fresh ones, for any levels, hosts, scenarios and bad requests, across reloads', async () => {
     await fc.assert(
@@ -101,12 +108,7 @@ describe('kept answers', () => {
   });
 
   it('are kept from the second asking, per catalogue, and a reload starts with none', async () => {
-    const catalog = generatedCatalog(30, 3);
-    catalogs.replace(catalog);
-    const request = {
-      url: '/v1/stock?limit=5&page=2',
-      headers: { authorization: `Bearer ${QUANTITY_TOKEN}` },
-    };
+    const { catalog, request } = onFreshCatalog(30, 3, '/v1/stock?limit=5&page=2', QUANTITY_TOKEN);
     expect((await both(request)).kept.status).toBe(200);
     expect(answersOf(catalog).size).toBe(0);
     await both(request);
@@ -123,12 +125,7 @@ describe('kept answers', () => {
   });
 
   it('keep no error answer', async () => {
-    const catalog = generatedCatalog(10, 5);
-    catalogs.replace(catalog);
-    const missing = {
-      url: '/v1/stock/999999',
-      headers: { authorization: `Bearer ${STATUS_TOKEN}` },
-    };
+    const { catalog, request: missing } = onFreshCatalog(10, 5, '/v1/stock/999999', STATUS_TOKEN);
     for (let i = 0; i < 3; i++) expect((await both(missing)).kept.status).toBe(404);
     expect(answersOf(catalog).size).toBe(0);
   });
