@@ -99,6 +99,8 @@ export interface CatalogIndex {
   readonly statusOf: Uint8Array;
   /** How many products have each name and status: `counts[name * 4 + status]`. */
   readonly counts: Int32Array;
+  /** How many products have each name, whatever their status: the sum of its `counts`. */
+  readonly nameSizes: Int32Array;
 }
 
 /**
@@ -273,5 +275,6 @@ function buildIndex(products: readonly Product[]): CatalogIndex {
     postings,
     statusOf,
     counts,
+    nameSizes: sizes,
   });
 }
