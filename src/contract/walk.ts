@@ -133,6 +133,18 @@ export function orderFailures(collection: Collection, walked: Walk, request: str
   return failures;
 }
 
+/**
+ * The ids of `ids` that `others` lacks, in their order; an undefined id counts as lacking. By a
+ * set: the lists of a large catalogue hold 10^5 ids, and a nested search was 10^10 steps.
+ */
+export function idsNotIn<Id extends number | undefined>(
+  ids: readonly Id[],
+  others: readonly (number | undefined)[],
+): Id[] {
+  const present = new Set(others);
+  return ids.filter((id) => id === undefined || !present.has(id));
+}
+
 /** `/v1/stock?name=a&limit=5` from a path and query pairs (values encoded). */
 export function withQuery(path: string, query: Readonly<Record<string, string | number>>): string {
   const pairs = Object.entries(query).map(

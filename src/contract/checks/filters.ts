@@ -5,6 +5,7 @@ import type { Check, CheckContext, Failure } from '../check.ts';
 import {
   COLLECTIONS,
   idOf,
+  idsNotIn,
   orderFailures,
   STOCK,
   walk,
@@ -38,8 +39,8 @@ async function compareFiltered(
   const request = `GET ${path} and its next links (${context.primary} token)`;
   const failures: Failure[] = [...walked.failures, ...orderFailures(collection, walked, request)];
   const got = walked.items.map((item) => idOf(collection, item));
-  const extra = got.filter((id) => id === undefined || !expected.includes(id));
-  const missing = expected.filter((id) => !got.includes(id));
+  const extra = idsNotIn(got, expected);
+  const missing = idsNotIn(expected, got);
   if (walked.failures.length === 0 && (extra.length > 0 || missing.length > 0)) {
     failures.push({
       message: `The filter ${JSON.stringify(query)} does not keep exactly the matching items`,

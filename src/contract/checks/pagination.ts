@@ -4,6 +4,7 @@ import { describeRequest, failureOf } from '../describe-exchange.ts';
 import {
   COLLECTIONS,
   idOf,
+  idsNotIn,
   isFailure,
   orderFailures,
   readPage,
@@ -97,7 +98,7 @@ function walksAll(collection: Collection): Check {
         const request = `GET ${path} and its next links`;
         failures.push(...walked.failures, ...orderFailures(collection, walked, request));
         const got = idsOf(collection, walked.items);
-        const missing = expected.filter((id) => !got.includes(id));
+        const missing = idsNotIn(expected, got);
         if (
           walked.failures.length === 0 &&
           (missing.length > 0 || got.length !== expected.length)
