@@ -16,27 +16,50 @@ export interface NameIndex {
 }
 
 /**
+ * The names that hold one trigram, in whichever form is smaller: a sorted list where few names
+ * hold it, a bitmap (bit `n` for name `n`) where more than one name in 32 does. A bitmap tests a
+ * name in one step, and two bitmaps intersect a word (32 names) at a time.
+ */
+type Holders =
+  | { readonly kind: 'list'; readonly names: Int32Array }
+  | { readonly kind: 'bitmap'; readonly words: Int32Array };
+
+/**
  * For each run of three code units, the names that hold it. A needle of three or more code units
- * can only be in names that hold every one of its trigrams, so the shortest of its trigrams' lists
- * gives the candidates, and each candidate is then checked with `includes`, the definition.
- * Shorter needles scan every name: they match most names anyway.
+ * can only be in names that hold every one of its trigrams: the candidates are the shortest list
+ * among its trigrams, filtered by their bitmaps, or the intersection of the bitmaps when every
+ * trigram has one. Each candidate is then checked with `includes`, the definition, unless the
+ * needle is a single trigram, which its holders contain by construction. Shorter needles scan
+ * every name: they match most names anyway.
+ *
+ * Why bitmaps too: generated names repeat a few words, so most trigrams are held by many names,
+ * and the shortest list held several times the names that matched; checking those with
+ * `includes` was most of a fresh search at a million products. Measured in one process, 5 000
+ * fresh needles at a million products, CPU time per needle over eight alternating rounds: median
+ * 51.6 → 39.6 µs, and 43.0 → 38.4 µs in a second run.
  */
 export function createNameIndex(names: readonly string[]): NameIndex {
   const grams = names.length <= MAX_INDEXED_NAMES ? indexGrams(names) : undefined;
+  // namesContaining is synchronous, so one buffer holds every intersection.
+  const intersection = new Int32Array(wordsFor(names.length));
   return {
     namesContaining(needle) {
       if (grams === undefined || needle.length < GRAM) return scan(names, needle);
-      let candidates: Int32Array | undefined;
+      let shortest: Int32Array | undefined;
+      const bitmaps: Int32Array[] = [];
       for (let i = 0; i + GRAM <= needle.length; i++) {
-        const list = grams.get(needle.slice(i, i + GRAM));
-        if (list === undefined) return NONE;
-        if (candidates === undefined || list.length < candidates.length) candidates = list;
+        const holders = grams.get(needle.slice(i, i + GRAM));
+        if (holders === undefined) return NONE;
+        if (holders.kind === 'bitmap') bitmaps.push(holders.words);
+        else if (shortest === undefined || holders.names.length < shortest.length) {
+          shortest = holders.names;
+        }
       }
-      const found: number[] = [];
-      for (const name of candidates ?? NONE) {
-        if ((names[name] as string).includes(needle)) found.push(name);
-      }
-      return found;
+      // A needle of one trigram is in every name that holds it: nothing is left to check.
+      const check = needle.length === GRAM ? undefined : { names, needle };
+      return shortest === undefined
+        ? namesInAll(bitmaps, intersection, check)
+        : listedInAll(shortest, bitmaps, check);
     },
   };
 }
@@ -50,7 +73,65 @@ function scan(names: readonly string[], needle: string): NameIds {
   return found;
 }
 
-function indexGrams(names: readonly string[]): Map<string, Int32Array> {
+/** Candidates are confirmed with `includes`, the definition, unless there is nothing to check. */
+interface Check {
+  readonly names: readonly string[];
+  readonly needle: string;
+}
+
+function confirmed(check: Check | undefined, name: number): boolean {
+  return check === undefined || (check.names[name] as string).includes(check.needle);
+}
+
+/** The names of `list` that every bitmap holds, confirmed, ascending. */
+function listedInAll(
+  list: Int32Array,
+  bitmaps: readonly Int32Array[],
+  check: Check | undefined,
+): number[] {
+  const found: number[] = [];
+  candidates: for (const name of list) {
+    for (const words of bitmaps) if (!holds(words, name)) continue candidates;
+    if (confirmed(check, name)) found.push(name);
+  }
+  return found;
+}
+
+/** The names that every bitmap (one at least) holds, confirmed, ascending. */
+function namesInAll(
+  bitmaps: readonly Int32Array[],
+  intersection: Int32Array,
+  check: Check | undefined,
+): number[] {
+  const [first, ...rest] = bitmaps as [Int32Array, ...Int32Array[]];
+  intersection.set(first);
+  for (const words of rest) {
+    for (let w = 0; w < words.length; w++) {
+      intersection[w] = (intersection[w] as number) & (words[w] as number);
+    }
+  }
+  const found: number[] = [];
+  for (let w = 0; w < intersection.length; w++) {
+    let word = intersection[w] as number;
+    while (word !== 0) {
+      const lowest = word & -word;
+      const name = w * 32 + (31 - Math.clz32(lowest));
+      if (confirmed(check, name)) found.push(name);
+      word ^= lowest;
+    }
+  }
+  return found;
+}
+
+function holds(words: Int32Array, name: number): boolean {
+  return ((words[name >>> 5] as number) & (1 << (name & 31))) !== 0;
+}
+
+function wordsFor(nameCount: number): number {
+  return Math.ceil(nameCount / 32);
+}
+
+function indexGrams(names: readonly string[]): Map<string, Holders> {
   const lists = new Map<string, number[]>();
   names.forEach((name, id) => {
     for (let i = 0; i + GRAM <= name.length; i++) {
@@ -61,7 +142,16 @@ function indexGrams(names: readonly string[]): Map<string, Int32Array> {
       else if (list[list.length - 1] !== id) list.push(id);
     }
   });
-  const grams = new Map<string, Int32Array>();
-  for (const [gram, list] of lists) grams.set(gram, Int32Array.from(list));
+  const grams = new Map<string, Holders>();
+  for (const [gram, list] of lists) {
+    // A bitmap costs a bit per name, a list 32 bits per holder: the smaller one is kept.
+    if (list.length * 32 > names.length) {
+      const words = new Int32Array(wordsFor(names.length));
+      for (const id of list) words[id >>> 5] = (words[id >>> 5] as number) | (1 << (id & 31));
+      grams.set(gram, { kind: 'bitmap', words });
+    } else {
+      grams.set(gram, { kind: 'list', names: Int32Array.from(list) });
+    }
+  }
   return grams;
 }
