@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { createTokenTable } from '../access/token-table.ts';
 import type { Config } from '../config/config-schema.ts';
+import { JSON_TYPE } from '../http/operation-handler.ts';
 import { presentedToken } from '../http/plugins/bearer-auth.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
@@ -118,9 +119,7 @@ export async function adminApi(app: FastifyInstance, options: AdminOptions): Pro
 
   app.get('/config', async () => maskSecrets(options.reloader.config));
   const document = JSON.stringify(options.spec.document);
-  app.get('/openapi.json', async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(document),
-  );
+  app.get('/openapi.json', async (_request, reply) => reply.type(JSON_TYPE).send(document));
 }
 
 function invalidBody(message: string, parameter = 'body'): ProblemError {
