@@ -74,12 +74,12 @@ function scan(names: readonly string[], needle: string): NameIds {
 }
 
 /** Candidates are confirmed with `includes`, the definition, unless there is nothing to check. */
-interface Check {
+interface Confirmation {
   readonly names: readonly string[];
   readonly needle: string;
 }
 
-function confirmed(check: Check | undefined, name: number): boolean {
+function confirmed(check: Confirmation | undefined, name: number): boolean {
   return check === undefined || (check.names[name] as string).includes(check.needle);
 }
 
@@ -87,7 +87,7 @@ function confirmed(check: Check | undefined, name: number): boolean {
 function listedInAll(
   list: Int32Array,
   bitmaps: readonly Int32Array[],
-  check: Check | undefined,
+  check: Confirmation | undefined,
 ): number[] {
   const found: number[] = [];
   candidates: for (const name of list) {
@@ -101,7 +101,7 @@ function listedInAll(
 function namesInAll(
   bitmaps: readonly Int32Array[],
   intersection: Int32Array,
-  check: Check | undefined,
+  check: Confirmation | undefined,
 ): number[] {
   const [first, ...rest] = bitmaps as [Int32Array, ...Int32Array[]];
   intersection.set(first);
