@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { createTokenTable } from '../access/token-table.ts';
+import { createAnswerReplay } from './answer-replay.ts';
 import { adminApi } from '../admin/admin-api.ts';
 import { createRequestJournal, type JournalEntry } from '../admin/request-journal.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
@@ -66,9 +67,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const log = deps.log ?? SILENT_LOGGER;
   // Fastify's base type: the app's type must not depend on whether Fastify has the logger.
   const requestLog: FastifyBaseLogger = log;
+  const tokens = createTokenTable(config.tokens);
+  const replay = replaysAnswers(deps, log) ? createAnswerReplay({ catalogs, tokens }) : undefined;
   const app: FastifyInstance = Fastify({
     // Only where it writes request lines: see app-logger.ts for what it costs elsewhere.
     ...(logsRequestLines(log) ? { loggerInstance: requestLog } : {}),
+    ...(replay === undefined ? {} : { serverFactory: replay.serverFactory }),
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     routerOptions: { maxParamLength: 2048 },
     // A malformed URL is answered like any bad parameter.
@@ -99,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAgeSeconds: 600,
   });
   await app.register(preferences);
-  await app.register(bearerAuth, { tokens: createTokenTable(config.tokens) });
+  await app.register(bearerAuth, { tokens });
   await app.register(accept);
   const rateLimit = config.simulation?.rateLimit;
   if (rateLimit !== undefined) {
@@ -158,10 +162,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         catalogs,
         keepsAnswers,
         originOf,
+        replay,
       }),
     });
   }
   await app.register(docs, { spec });
+  if (replay !== undefined) {
+    // Closing, Fastify answers 503 and closes kept-alive connections: a replay would keep them.
+    app.addHook('preClose', (done) => {
+      replay.stop();
+      done();
+    });
+  }
   const adminToken = config.admin?.token;
   if (adminToken !== undefined) {
     const journal = createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE);
@@ -187,6 +199,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 const DEFAULT_JOURNAL_SIZE = 1000;
+
+/**
+ * Whether repeated requests may be replayed (answer-replay.ts): only where an answer depends on
+ * nothing but the request and the catalogue, and nothing is owed per request (a journal entry,
+ * a log line).
+ */
+function replaysAnswers(deps: AppDeps, log: Logger): boolean {
+  return (
+    deps.keepAnswers !== false &&
+    deps.config.simulation === undefined &&
+    deps.config.admin?.token === undefined &&
+    !logsRequestLines(log)
+  );
+}
 
 /** Rate limits count per token (as a digest: the store never holds a token), else per address. */
 function rateLimitKey(request: FastifyRequest): string {
