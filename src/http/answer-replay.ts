@@ -67,7 +67,8 @@ export function createAnswerReplay(options: {
   /**
    * The key of a request: the level its token gives (`-` without one), the URL, and every other
    * header as the client sent it, names and values. Undefined when it must not be replayed: a
-   * token no level is configured for, or more than one Authorization header.
+   * token no level is configured for, or more than one Authorization header. No part holds a
+   * line break (Node's HTTP parser refuses one), so the parts cannot run into each other.
    */
   const keyOf = (request: IncomingMessage): string | undefined => {
     const raw = request.rawHeaders;
