@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
+import { parseBlockFixture } from '../source/block-fixture.ts';
 import { parseJsonLineFixture } from '../source/json-line-fixture.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import { createCatalog, type Catalog, type JsonValue, type Product } from './catalog.ts';
@@ -10,6 +11,11 @@ import { FixtureSchema, type Fixture, type FixtureProduct } from './fixture-sche
 import { foldName } from './fold-name.ts';
 
 const validateFixture = createAjv({ ownSchemas: true }).compile<Fixture>(FixtureSchema);
+
+/** The two layouts read without a YAML parser: the generator's JSON lines, and block mappings. */
+function readFixtureLayout(text: string): unknown {
+  return parseJsonLineFixture(text) ?? parseBlockFixture(text);
+}
 
 /** Reads and validates a fixture file. Nothing is returned unless the whole file is valid. */
 export async function loadCatalog(file: string): Promise<Catalog> {
@@ -21,7 +27,7 @@ export async function loadCatalog(file: string): Promise<Catalog> {
  * refusing it, so one run shows all that needs fixing.
  */
 export function parseCatalog(file: string, text: string): Catalog {
-  const source = readYamlSource(file, text, parseJsonLineFixture);
+  const source = readYamlSource(file, text, readFixtureLayout);
   refuseOnIssues(schemaIssues(source, validateFixture));
   const fixture = source.value as Fixture;
 
