@@ -9,7 +9,6 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { createTokenTable } from '../access/token-table.ts';
-import { createAnswerReplay } from './answer-replay.ts';
 import { adminApi } from '../admin/admin-api.ts';
 import { createRequestJournal, type JournalEntry } from '../admin/request-journal.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
@@ -20,6 +19,7 @@ import { PROBLEMS } from '../problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
+import { createAnswerReplay } from './answer-replay.ts';
 import { logsRequestLines, SILENT_LOGGER } from './app-logger.ts';
 import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
