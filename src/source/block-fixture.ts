@@ -41,7 +41,7 @@ const SPECIAL_WORDS: ReadonlySet<string> = new Set([
   'n',
 ]);
 
-const LONGEST_SPECIAL_WORD = 5;
+const LONGEST_SPECIAL_WORD = Math.max(...[...SPECIAL_WORDS].map((word) => word.length));
 
 type Scalar = string | number | boolean | null;
 

@@ -16,6 +16,7 @@ import { buildApp, type AppDeps } from '../../src/http/build-app.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { arbitraryProducts } from '../helpers/arbitraries.ts';
 import { generatedCatalog } from '../helpers/generated-catalog.ts';
+import { listenLive } from '../helpers/live-server.ts';
 import { QUANTITY_TOKEN, shippedSpecOnce, STATUS_TOKEN } from '../helpers/test-app.ts';
 
 /** Origins are listed, so that the Origin header changes answers. */
@@ -42,10 +43,8 @@ async function serve(deps: Partial<AppDeps> & Pick<AppDeps, 'catalogs'>): Promis
   const app = await buildApp({ config: CONFIG, spec: await shippedSpecOnce(), ...deps }).finally(
     () => diagnostics.unsubscribe('fastify.initialization', count),
   );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('not listening on TCP');
-  return { app, origin: `http://127.0.0.1:${String(address.port)}`, seenByFastify: () => seen };
+  const { origin } = await listenLive(app);
+  return { app, origin, seenByFastify: () => seen };
 }
 
 /** A header line: name and value. */
