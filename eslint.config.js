@@ -41,6 +41,37 @@ export default tseslint.config(
     },
   },
   {
+    // The contract checker is an oracle of its own: a bug in the stand-in's folding, parameter
+    // parsing or access levels must not move its judge with it. It shares the spec loader and
+    // the response validator only.
+    files: ['src/contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/catalog/**',
+                '**/query/**',
+                '**/access/**',
+                '**/http/**',
+                '**/scenarios/**',
+                '**/spec/parameter-parser*',
+                '**/spec/apply-compatibility*',
+              ],
+              message: 'The contract checker judges with its own reading, not the stand-in’s code.',
+            },
+            {
+              group: ['fastify', '@fastify/*', 'fastify-plugin'],
+              message: 'The checker is a client.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {

@@ -1,8 +1,18 @@
 /** @module The shape every contract check shares, and what a check reports. */
-import type { AccessLevel } from '../access/access-level.ts';
-import type { InterfaceVariant } from './interface-variant.ts';
 import type { Learned } from './learn.ts';
-import type { TargetClient } from './target-client.ts';
+import type { Reading } from './reading.ts';
+import type { StandIn } from './stand-in.ts';
+import type { TargetClient, TokenLevel } from './target-client.ts';
+import type { Walk, WalkOptions } from './walk.ts';
+
+/**
+ * Whose rule a check judges. `interface`: the interface document, or an HTTP standard every
+ * client relies on; a correct service passes all of these. `stand-in`: a decision PRODUCT.md
+ * took where the interface is open; a correct service may decide otherwise.
+ */
+export type Level = 'interface' | 'stand-in';
+
+export const LEVELS: readonly Level[] = ['interface', 'stand-in'];
 
 /** One deviation: what was asked, what the rules expect, and what came back. */
 export interface Failure {
@@ -10,40 +20,71 @@ export interface Failure {
   /** `GET http://…/v1/stock?limit=5 (status token)`: enough to replay it with curl. */
   readonly request?: string;
   readonly expected?: string;
+  /** The answer: its status and an excerpt of its body, or why there was none. */
   readonly actual?: string;
 }
 
 export interface CheckContext {
   readonly client: TargetClient;
-  /** The levels a token was given for. */
-  readonly levels: readonly AccessLevel[];
+  /** Walks a list by its next links; a walk asked for twice in a run is made once. */
+  walk(path: string, as: TokenLevel, options?: WalkOptions): Promise<Walk>;
+  /** The token levels a token was given for. */
+  readonly levels: readonly TokenLevel[];
   /** The level used where any will do: quantity when given, else status. */
-  readonly primary: AccessLevel;
+  readonly primary: TokenLevel;
   /** What the unfiltered walks taught: real ids, names and items. */
   readonly learned: Learned;
+  /** How the target reads the interface's two-way points (name of the level, id type). */
+  readonly reading: Reading;
+  /** What the stand-in answers, for the stand-in-level checks to compare with. */
+  readonly standIn: StandIn;
+  /** The statuses the spec declares for the `status` filter. */
+  readonly statuses: readonly string[];
   readonly seed: number;
   readonly runs: number;
-  /** How the spec under test names the absolute level and types product_id. */
-  readonly variant: InterfaceVariant;
+}
+
+/** What a check found: its failures, and optionally what it saw (reported even when passing). */
+export interface Findings {
+  readonly failures: readonly Failure[];
+  readonly observed?: string;
 }
 
 export interface Check {
   /** Dotted and stable: tests and JUnit refer to it. */
   readonly id: string;
   readonly title: string;
-  /** Levels that must have a token; the check is skipped, with the reason, without them. */
-  readonly needs: readonly AccessLevel[];
-  run(context: CheckContext): Promise<readonly Failure[]>;
+  readonly level: Level;
+  /**
+   * Where the rule comes from: a section of the interface document (`interface: Limits`), an
+   * RFC (`RFC 9110 §9.3.2`), or a decision of PRODUCT.md (`PRODUCT.md: order of list items`).
+   */
+  readonly source: string;
+  /** Token levels that must be given; the check is skipped, with the reason, without them. */
+  readonly needs: readonly TokenLevel[];
+  run(context: CheckContext): Promise<Findings>;
 }
 
+/**
+ * `differs`: a stand-in check failed while the run judges the interface only. A client built
+ * against the stand-in will meet the difference, but the target is not wrong.
+ */
 export type CheckOutcome =
   | { readonly kind: 'passed' }
   | { readonly kind: 'failed'; readonly failures: readonly Failure[] }
+  | { readonly kind: 'differs'; readonly failures: readonly Failure[] }
   | { readonly kind: 'skipped'; readonly reason: string };
 
 export interface CheckResult {
   readonly id: string;
   readonly title: string;
+  readonly level: Level;
+  readonly source: string;
   readonly outcome: CheckOutcome;
+  readonly observed?: string;
   readonly ms: number;
+}
+
+export function found(failures: readonly Failure[], observed?: string): Findings {
+  return observed === undefined ? { failures } : { failures, observed };
 }

@@ -1,23 +1,34 @@
 /** @module Runs every check against a target and gathers the report. */
-import { ACCESS_LEVELS, type AccessLevel } from '../access/access-level.ts';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { createResponseValidator } from '../spec/response-validator.ts';
-import type { Check, CheckContext, CheckResult, Failure } from './check.ts';
-import { accessLevelChecks } from './checks/access-levels.ts';
+import { createResponseValidator, type ResponseValidator } from '../spec/response-validator.ts';
+import type { Check, CheckContext, CheckResult, Failure, Level } from './check.ts';
+import { accessLevelChecks, crossLevelCheck } from './checks/access-levels.ts';
 import { filterChecks } from './checks/filters.ts';
 import { generatedCheck } from './checks/generated.ts';
+import { answerRuleFindings, httpRuleChecks } from './checks/http-rules.ts';
 import { negativeChecks } from './checks/negative.ts';
 import { paginationChecks } from './checks/pagination.ts';
+import { readingChecks } from './checks/reading.ts';
 import { singleItemChecks } from './checks/single-item.ts';
 import { describeRequest, failureOf } from './describe-exchange.ts';
-import { variantOf } from './interface-variant.ts';
 import { learn, type Learned } from './learn.ts';
-import { createTargetClient, type Exchange } from './target-client.ts';
+import { interfaceSpec, readingOf, readingOfSpec, type Reading } from './reading.ts';
+import { standInOf } from './stand-in.ts';
+import {
+  createTargetClient,
+  TOKEN_LEVELS,
+  type Exchange,
+  type TokenLevel,
+} from './target-client.ts';
+import { walk, type Walk, type WalkOptions } from './walk.ts';
 
 export interface ContractOptions {
   readonly baseUrl: string;
-  readonly tokens: Partial<Record<AccessLevel, string>>;
+  readonly tokens: Partial<Record<TokenLevel, string>>;
   readonly spec: LoadedSpec;
+  /** Which rules fail the run; default `interface` (stand-in differences are reported). */
+  readonly level?: Level;
   readonly seed: number;
   readonly runs: number;
   readonly timeoutMs: number;
@@ -29,9 +40,13 @@ export interface ContractOptions {
 export interface Report {
   readonly target: string;
   readonly seed: number;
+  /** The level the run was judged at. */
+  readonly level: Level;
   readonly results: readonly CheckResult[];
   readonly passed: number;
   readonly failed: number;
+  /** Stand-in checks that failed in a run judged at the interface level. */
+  readonly differs: number;
   readonly skipped: number;
   readonly requests: number;
   readonly ms: number;
@@ -46,95 +61,224 @@ export class TargetUnreachable extends Error {
 }
 
 /**
- * Learns the target's data, runs every check, and judges every response against the spec.
- * Checks whose token is missing are skipped with the reason; a run that saw no real data fails.
+ * Judges every answer as it comes: by the HTTP rules and the interface's reading of the spec
+ * (interface level), and by the spec as given (stand-in level). Answers that come before the
+ * target's reading is known wait for it.
  */
-export async function runContract(options: ContractOptions): Promise<Report> {
-  const started = performance.now();
-  const validator = await createResponseValidator(options.spec);
-  const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
-  const nonConforming: Failure[] = [];
+function createConformance(spec: LoadedSpec, basePath: string) {
+  const asInterface: Failure[] = [];
+  const asStandIn: Failure[] = [];
   const unanswered: Failure[] = [];
-  let requests = 0;
-  const onExchange = (exchange: Exchange): void => {
-    requests += 1;
+  let waiting: Exchange[] | undefined = [];
+  let interfaceValidator: ResponseValidator | undefined;
+  let standInValidator: ResponseValidator | undefined;
+
+  const judge = (exchange: Exchange) => {
     if (exchange.kind === 'no-response') {
       unanswered.push(failureOf(exchange, 'No answer'));
       return;
     }
     const path = new URL(exchange.url).pathname.slice(basePath.length) || '/';
-    for (const finding of validator.validate(exchange.method, path, exchange.response)) {
-      nonConforming.push(
-        failureOf(exchange, `${finding.path === '' ? '' : `${finding.path}: `}${finding.message}`),
-      );
+    const status = exchange.response.status;
+    const findings = answerRuleFindings(exchange);
+    if (status >= 200 && status < 300 && interfaceValidator !== undefined) {
+      findings.push(...messages(interfaceValidator, exchange, path));
+    }
+    for (const finding of findings) asInterface.push(failureOf(exchange, finding));
+    if (standInValidator !== undefined) {
+      for (const finding of messages(standInValidator, exchange, path))
+        asStandIn.push(failureOf(exchange, finding));
     }
   };
-  const client = createTargetClient({ ...options, onExchange });
+
+  return {
+    record(exchange: Exchange) {
+      if (waiting === undefined) judge(exchange);
+      else waiting.push(exchange);
+    },
+    /** Judges what waited, and from now on judges each answer at once. */
+    async start(reading: Reading): Promise<ResponseValidator> {
+      interfaceValidator = await createResponseValidator(await interfaceSpec(spec, reading));
+      standInValidator = await createResponseValidator(spec);
+      const held = waiting ?? [];
+      waiting = undefined;
+      held.forEach(judge);
+      return interfaceValidator;
+    },
+    results(timeoutMs: number): CheckResult[] {
+      return [
+        gathered(
+          {
+            id: 'conformance.interface',
+            title:
+              'Every answer keeps the interface: JSON bodies, success bodies as the spec shapes them (in the target reading), RFC 9457 problems, 401 with a Bearer challenge, 405 with Allow, no 5xx',
+            level: 'interface',
+            source: 'interface: Resources and their fields, List envelope; RFC 9110; RFC 9457 §3',
+          },
+          asInterface,
+        ),
+        gathered(
+          {
+            id: 'conformance.stand-in',
+            title:
+              'Every answer matches the spec as given: statuses, content types, headers, bodies (problem types and realm free)',
+            level: 'stand-in',
+            source: 'the spec under test (PRODUCT.md decisions: error body, statuses)',
+          },
+          asStandIn,
+        ),
+        gathered(
+          {
+            id: 'conformance.target-answers',
+            title: `Every request is answered within ${String(timeoutMs)} ms`,
+            level: 'interface',
+            source: 'the checker: --timeout',
+          },
+          unanswered,
+        ),
+      ];
+    },
+  };
+}
+
+function messages(validator: ResponseValidator, exchange: Exchange, path: string): string[] {
+  if (exchange.kind === 'no-response') return [];
+  return validator
+    .validate(exchange.method, path, exchange.response)
+    .map((finding) => `${finding.path === '' ? '' : `${finding.path}: `}${finding.message}`);
+}
+
+/** The statuses the spec declares for the `status` filter; the interface's four if it has none. */
+function statusesOf(document: OpenAPIV3_1.Document): readonly string[] {
+  const parameters = (document.paths?.['/v1/stock']?.get?.parameters ??
+    []) as OpenAPIV3_1.ParameterObject[];
+  const schema = parameters.find((p) => p.name === 'status')?.schema as
+    OpenAPIV3_1.SchemaObject | undefined;
+  return Array.isArray(schema?.enum)
+    ? schema.enum.map(String)
+    : ['available', 'incoming', 'on_request', 'out_of_stock'];
+}
+
+/**
+ * Learns the target's data, runs every check, and judges every response against the rules of
+ * both levels. Checks whose token is missing are skipped with the reason; a run that saw no
+ * real data fails.
+ */
+export async function runContract(options: ContractOptions): Promise<Report> {
+  const started = performance.now();
+  const level = options.level ?? 'interface';
+  const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+  const conformance = createConformance(options.spec, basePath);
+  let requests = 0;
+  const client = createTargetClient({
+    ...options,
+    onExchange: (exchange) => {
+      requests += 1;
+      conformance.record(exchange);
+    },
+  });
 
   const probe = await client.request({ path: '/v1/stock', as: 'none' });
   if (probe.kind === 'no-response' && /connection failed/.test(probe.reason)) {
     throw new TargetUnreachable(options.baseUrl, probe.reason);
   }
 
-  const levels = ACCESS_LEVELS.filter((level) => options.tokens[level] !== undefined);
-  const primary: AccessLevel = levels.includes('quantity') ? 'quantity' : 'status';
-  const learned = await learn(client, levels, primary);
+  const walks = new Map<string, Promise<Walk>>();
+  const memoWalk = (path: string, as: TokenLevel, walkOptions: WalkOptions = {}) => {
+    const key = `${as} ${String(walkOptions.maxItems)} ${path}`;
+    let walked = walks.get(key);
+    if (walked === undefined) {
+      walked = walk(client, path, as, walkOptions);
+      walks.set(key, walked);
+    }
+    return walked;
+  };
+
+  const levels = TOKEN_LEVELS.filter((tokenLevel) => options.tokens[tokenLevel] !== undefined);
+  const primary: TokenLevel = levels.includes('quantity') ? 'quantity' : 'status';
+  const learned = await learn(memoWalk, levels, primary);
+  const standIn = standInOf(options.spec);
+  const reading = readingOf(learned.tally, readingOfSpec(options.spec));
+  const interfaceValidator = await conformance.start(reading);
   const context: CheckContext = {
     client,
+    walk: memoWalk,
     levels,
     primary,
     learned,
+    reading,
+    standIn,
+    statuses: statusesOf(options.spec.dereferenced),
     seed: options.seed,
     runs: options.runs,
-    variant: variantOf(options.spec),
   };
 
   const checks: Check[] = [
     realDataCheck(),
+    // First of all, while its URLs have not been asked yet.
+    crossLevelCheck,
+    ...readingChecks,
     ...paginationChecks,
     ...filterChecks,
     ...singleItemChecks,
     ...accessLevelChecks,
     ...negativeChecks,
-    generatedCheck(options.spec, validator),
+    ...httpRuleChecks,
+    generatedCheck(options.spec.dereferenced, () => interfaceValidator),
   ];
   const results: CheckResult[] = [];
-  const total = checks.length + 2;
+  const total = checks.length + 1;
   for (const [index, check] of checks.entries()) {
     options.onProgress?.(index, total, check.id);
     results.push(await runCheck(check, context));
   }
   // Conformance last: it judges every response the other checks received.
-  results.push(
-    gathered(
-      'conformance.responses-match-spec',
-      'Every response matches the spec: status, content type, headers, body',
-      nonConforming,
-    ),
-    gathered(
-      'conformance.target-answers',
-      `Every request is answered within ${String(options.timeoutMs)} ms`,
-      unanswered,
-    ),
-  );
+  results.push(...conformance.results(options.timeoutMs));
   options.onProgress?.(total, total, 'done');
 
+  return judgeAt(
+    {
+      target: options.baseUrl,
+      seed: options.seed,
+      level,
+      results,
+      passed: 0,
+      failed: 0,
+      differs: 0,
+      skipped: 0,
+      requests,
+      ms: Math.round(performance.now() - started),
+    },
+    level,
+  );
+}
+
+/**
+ * The report judged at `level`: at the interface level a failed stand-in check only differs; at
+ * the stand-in level it fails. One run serves both judgements.
+ */
+export function judgeAt(report: Report, level: Level): Report {
+  const results = report.results.map((result): CheckResult => {
+    const { outcome } = result;
+    if (outcome.kind !== 'failed' && outcome.kind !== 'differs') return result;
+    const kind = level === 'interface' && result.level === 'stand-in' ? 'differs' : 'failed';
+    return { ...result, outcome: { kind, failures: outcome.failures } };
+  });
   const count = (kind: string) => results.filter((result) => result.outcome.kind === kind).length;
   return {
-    target: options.baseUrl,
-    seed: options.seed,
+    ...report,
+    level,
     results,
     passed: count('passed'),
     failed: count('failed'),
+    differs: count('differs'),
     skipped: count('skipped'),
-    requests,
-    ms: Math.round(performance.now() - started),
   };
 }
 
 async function runCheck(check: Check, context: CheckContext): Promise<CheckResult> {
   const missing = check.needs.filter((level) => !context.levels.includes(level));
-  const base = { id: check.id, title: check.title };
+  const base = { id: check.id, title: check.title, level: check.level, source: check.source };
   if (missing.length > 0) {
     const flags = missing.map((level) => `--token ${level}=TOKEN`).join(' ');
     return {
@@ -145,8 +289,11 @@ async function runCheck(check: Check, context: CheckContext): Promise<CheckResul
   }
   const started = performance.now();
   let failures: readonly Failure[];
+  let observed: string | undefined;
   try {
-    failures = await check.run(context);
+    const findings = await check.run(context);
+    failures = findings.failures;
+    observed = findings.observed;
   } catch (error) {
     failures = [
       {
@@ -157,15 +304,18 @@ async function runCheck(check: Check, context: CheckContext): Promise<CheckResul
   const ms = Math.round(performance.now() - started);
   return {
     ...base,
+    ...(observed === undefined ? {} : { observed }),
     ms,
     outcome: failures.length === 0 ? { kind: 'passed' } : { kind: 'failed', failures },
   };
 }
 
-function gathered(id: string, title: string, failures: readonly Failure[]): CheckResult {
+function gathered(
+  check: Pick<CheckResult, 'id' | 'title' | 'level' | 'source'>,
+  failures: readonly Failure[],
+): CheckResult {
   return {
-    id,
-    title,
+    ...check,
     ms: 0,
     outcome: failures.length === 0 ? { kind: 'passed' } : { kind: 'failed', failures },
   };
@@ -179,8 +329,10 @@ function realDataCheck(): Check {
   return {
     id: 'contract.saw-real-data',
     title: 'The unfiltered lists gave real items to check the rest with',
+    level: 'interface',
+    source: 'the checker: no vacuous passes',
     needs: [],
-    async run({ learned, levels }) {
+    async run({ learned, levels, client }) {
       const failures: Failure[] = [...learned.failures];
       if (levels.length === 0) {
         failures.push({
@@ -192,7 +344,11 @@ function realDataCheck(): Check {
         if ((learned.stock.get(level) ?? []).length === 0) {
           failures.push({
             message: `The ${level} token saw no stock items, so no check would see real data`,
-            request: describeRequest({ method: 'GET', url: '/v1/stock?limit=100', as: level }),
+            request: describeRequest({
+              method: 'GET',
+              url: client.prepare({ path: '/v1/stock?limit=100', as: level }).url,
+              as: level,
+            }),
             expected: 'at least one item (is the token right? is the catalogue empty?)',
           });
         }
@@ -202,7 +358,7 @@ function realDataCheck(): Check {
           message: 'The product list is empty, so names could not be learned for the name filter',
         });
       }
-      return failures;
+      return { failures };
     },
   };
 }

@@ -1,9 +1,12 @@
 /** @module HTTP to the target under test: timeouts, bounded concurrency, every exchange recorded. */
-import type { AccessLevel } from '../access/access-level.ts';
 import type { RecordedResponse } from '../spec/response-validator.ts';
 
-/** Which credentials a request carries: a configured level, none, or a token no server knows. */
-export type Credentials = AccessLevel | 'none' | 'wrong';
+/** The interface's two access levels, as the checker is given tokens for them. */
+export const TOKEN_LEVELS = ['status', 'quantity'] as const;
+export type TokenLevel = (typeof TOKEN_LEVELS)[number];
+
+/** Which credentials a request carries: a given level, none, or a token no server knows. */
+export type Credentials = TokenLevel | 'none' | 'wrong';
 
 export interface TargetRequest {
   readonly method?: string;
@@ -11,33 +14,39 @@ export interface TargetRequest {
   readonly path: string;
   readonly as: Credentials;
   readonly headers?: Readonly<Record<string, string>>;
+  /** How the credentials are written before the token: `Bearer ` unless told (`bearer  `). */
+  readonly scheme?: string;
 }
 
 /** One request and what came of it. The token is never part of it: `as` names the level. */
-export type Exchange =
-  | {
-      readonly kind: 'response';
-      readonly method: string;
-      readonly url: string;
-      readonly as: Credentials;
-      readonly response: RecordedResponse;
-    }
-  | {
-      readonly kind: 'no-response';
-      readonly method: string;
-      readonly url: string;
-      readonly as: Credentials;
-      readonly reason: string;
-    };
+export type Exchange = Sent &
+  (
+    | { readonly kind: 'response'; readonly response: RecordedResponse }
+    | { readonly kind: 'no-response'; readonly reason: string }
+  );
+
+/** What was sent, less the token. */
+export interface Sent {
+  readonly method: string;
+  readonly url: string;
+  readonly as: Credentials;
+  /** Headers sent beyond `Accept: application/json` and the credentials. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The credentials' scheme and spacing, where not `Bearer `. */
+  readonly scheme?: string;
+}
 
 export interface TargetClient {
   readonly origin: string;
+  readonly timeoutMs: number;
   request(request: TargetRequest): Promise<Exchange>;
+  /** The URL and headers `request` would send, token included: for a bare-socket request. */
+  prepare(request: TargetRequest): { url: string; headers: Record<string, string> };
 }
 
 export interface TargetClientOptions {
   readonly baseUrl: string;
-  readonly tokens: Partial<Record<AccessLevel, string>>;
+  readonly tokens: Partial<Record<TokenLevel, string>>;
   readonly timeoutMs: number;
   readonly concurrency: number;
   /** Called with every exchange, for conformance and counting. */
@@ -50,18 +59,31 @@ const WRONG_TOKEN = 'stockmock-contract-deliberately-wrong-token';
 export function createTargetClient(options: TargetClientOptions): TargetClient {
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
   const limit = createLimiter(options.concurrency);
+  const prepare = (request: TargetRequest) => {
+    const url = request.path.startsWith('http')
+      ? request.path
+      : new URL(request.path.replace(/^\//, ''), base).toString();
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    const token = tokenFor(request.as, options.tokens);
+    if (token !== undefined) headers['authorization'] = `${request.scheme ?? 'Bearer '}${token}`;
+    return { url, headers };
+  };
   return {
     origin: base.origin,
+    timeoutMs: options.timeoutMs,
+    prepare,
     request: (request) =>
       limit(async () => {
         const method = request.method ?? 'GET';
-        const url = request.path.startsWith('http')
-          ? request.path
-          : new URL(request.path.replace(/^\//, ''), base).toString();
-        const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-        const token = tokenFor(request.as, options.tokens);
-        if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-        const exchange = await send(method, url, headers, request.as, options.timeoutMs);
+        const { url, headers } = prepare(request);
+        const sent: Sent = {
+          method,
+          url,
+          as: request.as,
+          ...(request.headers === undefined ? {} : { headers: request.headers }),
+          ...(request.scheme === undefined ? {} : { scheme: request.scheme }),
+        };
+        const exchange = await send(sent, headers, options.timeoutMs);
         options.onExchange?.(exchange);
         return exchange;
       }),
@@ -70,7 +92,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
 
 function tokenFor(
   as: Credentials,
-  tokens: Partial<Record<AccessLevel, string>>,
+  tokens: Partial<Record<TokenLevel, string>>,
 ): string | undefined {
   if (as === 'none') return undefined;
   if (as === 'wrong') return WRONG_TOKEN;
@@ -78,14 +100,16 @@ function tokenFor(
 }
 
 async function send(
-  method: string,
-  url: string,
+  sent: Sent,
   headers: Record<string, string>,
-  as: Credentials,
   timeoutMs: number,
 ): Promise<Exchange> {
   try {
-    const response = await fetch(url, { method, headers, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(sent.url, {
+      method: sent.method,
+      headers,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
     let body: unknown = text === '' ? undefined : text;
@@ -101,9 +125,9 @@ async function send(
       headers: Object.fromEntries(response.headers),
       body,
     };
-    return { kind: 'response', method, url, as, response: recorded };
+    return { ...sent, kind: 'response', response: recorded };
   } catch (error) {
-    return { kind: 'no-response', method, url, as, reason: describeFetchError(error, timeoutMs) };
+    return { ...sent, kind: 'no-response', reason: describeFetchError(error, timeoutMs) };
   }
 }
 

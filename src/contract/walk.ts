@@ -1,8 +1,7 @@
 /** @module Reading list pages, and following `links.next` to the end. */
-import type { AccessLevel } from '../access/access-level.ts';
 import type { Failure } from './check.ts';
 import { failureOf } from './describe-exchange.ts';
-import type { Exchange, TargetClient } from './target-client.ts';
+import type { Exchange, TargetClient, TokenLevel } from './target-client.ts';
 
 /** A list collection of the interface and the member that holds an item's id. */
 export interface Collection {
@@ -17,12 +16,18 @@ export const COLLECTIONS = [STOCK, PRODUCTS] as const;
 
 export type Item = Readonly<Record<string, unknown>>;
 
+/**
+ * The interface: each link is a URL string, or null when there is no such page. `first` and
+ * `last` are null only where a list has no page at all (an empty list may say so).
+ */
 export interface Links {
-  readonly first: string;
-  readonly last: string;
+  readonly first: string | null;
+  readonly last: string | null;
   readonly prev: string | null;
   readonly next: string | null;
 }
+
+export const LINK_NAMES = ['first', 'last', 'prev', 'next'] as const;
 
 export interface ListPage {
   readonly exchange: Exchange;
@@ -47,7 +52,7 @@ export function readPage(exchange: Exchange): ListPage | Failure {
     return failureOf(
       exchange,
       '`links` lacks first, last, prev or next',
-      'four links, each a string or null',
+      'four links, each a URL string or null',
     );
   }
   return { exchange, data: data as Item[], links };
@@ -60,9 +65,12 @@ export function isFailure(value: ListPage | Failure): value is Failure {
 function isLinks(value: unknown): value is Links {
   if (typeof value !== 'object' || value === null) return false;
   const links = value as Record<string, unknown>;
-  const link = (key: string, nullable: boolean) =>
-    typeof links[key] === 'string' || (nullable && links[key] === null);
-  return link('first', false) && link('last', false) && link('prev', true) && link('next', true);
+  return LINK_NAMES.every((name) => typeof links[name] === 'string' || links[name] === null);
+}
+
+/** A link as a client follows it: resolved against the URL of the page that gave it. */
+export function resolveLink(link: string, page: ListPage): string {
+  return new URL(link, page.exchange.url).toString();
 }
 
 export interface Walk {
@@ -74,11 +82,25 @@ export interface Walk {
 /** No real list needs more pages than this; a target whose `next` never ends is stopped here. */
 const MAX_PAGES = 20_000;
 
-/** Requests `path` and follows `links.next` until it is null, a page fails, or a link repeats. */
-export async function walk(client: TargetClient, path: string, as: AccessLevel): Promise<Walk> {
+export interface WalkOptions {
+  /** Stop, failing, once more items than this came: a filter that keeps too much. */
+  readonly maxItems?: number;
+}
+
+/**
+ * Requests `path` and follows `links.next` until it is null, a page fails, or a link repeats.
+ * A page after the first that is empty means `next` was not null at the end of the list.
+ */
+export async function walk(
+  client: TargetClient,
+  path: string,
+  as: TokenLevel,
+  options: WalkOptions = {},
+): Promise<Walk> {
   const pages: ListPage[] = [];
   const failures: Failure[] = [];
   const seen = new Set<string>();
+  let items = 0;
   let next: string | null = path;
   while (next !== null) {
     if (seen.has(next)) {
@@ -95,15 +117,35 @@ export async function walk(client: TargetClient, path: string, as: AccessLevel):
       failures.push(page);
       break;
     }
+    if (pages.length > 0 && page.data.length === 0) {
+      failures.push(
+        failureOf(
+          page.exchange,
+          'links.next of the page before led to an empty page: it was not null at the end of the list',
+          'next null on the page that holds the last item',
+        ),
+      );
+    }
     pages.push(page);
-    next = page.links.next;
+    items += page.data.length;
+    if (options.maxItems !== undefined && items > options.maxItems) {
+      failures.push(
+        failureOf(
+          page.exchange,
+          `The list goes on past the ${String(options.maxItems)} items it can hold`,
+          `at most ${String(options.maxItems)} items in all`,
+        ),
+      );
+      break;
+    }
+    next = page.links.next === null ? null : resolveLink(page.links.next, page);
   }
   return { pages, items: pages.flatMap((page) => page.data), failures };
 }
 
 /**
- * The id of an item of a collection: an integer, or a string of digits where the spec types
- * product_id as a string (whether that type is right is the conformance check's business).
+ * The id of an item of a collection: an integer, or a string of digits (the interface allows
+ * either reading of `product_id`; whether the target keeps to one is the reading check's job).
  */
 export function idOf(collection: Collection, item: Item): number | undefined {
   const id = item[collection.idKey];
@@ -111,26 +153,25 @@ export function idOf(collection: Collection, item: Item): number | undefined {
   return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
 }
 
-/** Failures for items out of ascending id order or seen twice. */
-export function orderFailures(collection: Collection, walked: Walk, request: string): Failure[] {
-  const failures: Failure[] = [];
-  let previous = -Infinity;
+export function idsOf(collection: Collection, items: readonly Item[]): (number | undefined)[] {
+  return items.map((item) => idOf(collection, item));
+}
+
+/** Failures for items that appear on more than one page. */
+export function duplicateFailures(
+  collection: Collection,
+  walked: Walk,
+  request: string,
+): Failure[] {
   const seen = new Set<number>();
-  for (const item of walked.items) {
-    const id = idOf(collection, item);
+  const failures: Failure[] = [];
+  for (const id of idsOf(collection, walked.items)) {
     if (id === undefined) continue;
-    if (seen.has(id)) {
-      failures.push({ message: `id ${String(id)} appears on more than one page`, request });
-    } else if (id < previous) {
-      failures.push({
-        message: `id ${String(id)} comes after ${String(previous)}: not ascending`,
-        request,
-      });
-    }
+    if (seen.has(id))
+      failures.push({ message: `id ${String(id)} appears more than once in the walk`, request });
     seen.add(id);
-    previous = Math.max(previous, id);
   }
-  return failures;
+  return failures.slice(0, 5);
 }
 
 /**
@@ -151,4 +192,10 @@ export function withQuery(path: string, query: Readonly<Record<string, string | 
     ([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`,
   );
   return pairs.length === 0 ? path : `${path}?${pairs.join('&')}`;
+}
+
+/** `ids 3, 5, 8, …`: a few ids for a message. */
+export function someIds(ids: readonly (number | undefined)[], count = 6): string {
+  const shown = ids.slice(0, count).map((id) => (id === undefined ? '?' : String(id)));
+  return shown.length === 0 ? 'none' : `${shown.join(', ')}${ids.length > count ? ', …' : ''}`;
 }

@@ -38,7 +38,7 @@ describe('stockmock contract', () => {
     );
     expect(code).toBe(0);
     expect(io.out).toMatch(/\n\d+ passed, 0 failed\n$/);
-    expect(io.out).toContain('(seed 3)');
+    expect(io.out).toContain('(seed 3; judged at the interface level)');
     expect(io.out).not.toContain(STATUS_TOKEN);
     expect(await readFile(join(dir, 'report.xml'), 'utf8')).toContain('<testsuites');
   });
@@ -89,7 +89,41 @@ describe('stockmock contract', () => {
     expect(io.err).toContain('ECONNREFUSED');
   });
 
+  it('reports a stand-in difference without failing at the interface level, and fails it at --level stand-in', async () => {
+    // stockmock itself, deciding one open point otherwise: unknown parameters are ignored.
+    const different = await listenLive(
+      (await buildTestApp({ config: { unknownQueryParameters: 'ignore' } })).app,
+    );
+    try {
+      const argv = (level: string) => [
+        'contract',
+        different.origin,
+        '--token',
+        `status=${STATUS_TOKEN}`,
+        '--runs',
+        '10',
+        '--level',
+        level,
+      ];
+      const asInterface = memoryIo();
+      expect(await runMain(argv('interface'), asInterface)).toBe(0);
+      const section = asInterface.out.slice(asInterface.out.indexOf('Differs from the stand-in'));
+      expect(section).toContain('~ negative.unknown-parameters-400');
+      expect(section).toContain('[PRODUCT.md: unknown query parameters]');
+      expect(section).toMatch(/actual: {3}200 \(application\/json/);
+      expect(asInterface.out).toMatch(/\n\d+ passed, 0 failed, 4 skipped\n$/);
+
+      const asStandIn = memoryIo();
+      expect(await runMain(argv('stand-in'), asStandIn)).toBe(1);
+      expect(asStandIn.out).toContain('✗ negative.unknown-parameters-400');
+      expect(asStandIn.out).toMatch(/\n\d+ passed, 1 failed, 4 skipped\n$/);
+    } finally {
+      await different.close();
+    }
+  });
+
   it.each([
+    [['contract', 'http://127.0.0.1:1', '--token', 'status=x', '--level', 'strict']],
     [['contract']],
     [['contract', 'not-a-url']],
     [['contract', 'http://127.0.0.1:1', '--token', 'admin=x']],

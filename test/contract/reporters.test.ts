@@ -11,14 +11,25 @@ const report: Report = {
   seed: 42,
   requests: 3,
   ms: 1234,
+  level: 'interface',
   passed: 1,
   failed: 1,
+  differs: 1,
   skipped: 1,
   results: [
-    { id: 'pagination.stock.links', title: 'links agree', ms: 12, outcome: { kind: 'passed' } },
+    {
+      id: 'pagination.stock.links',
+      title: 'links agree',
+      level: 'interface',
+      source: 'interface: List envelope',
+      ms: 12,
+      outcome: { kind: 'passed' },
+    },
     {
       id: 'filters.status',
       title: 'status filter',
+      level: 'interface',
+      source: 'interface: GET /v1/stock, `status`',
       ms: 30,
       outcome: {
         kind: 'failed',
@@ -36,8 +47,27 @@ const report: Report = {
     {
       id: 'access.levels-agree',
       title: 'levels agree',
+      level: 'interface',
+      source: 'interface: Authentication',
       ms: 0,
       outcome: { kind: 'skipped', reason: 'needs a quantity token' },
+    },
+    {
+      id: 'pagination.stock.past-the-end-empty',
+      title: 'a page past the end is 200 and empty',
+      level: 'stand-in',
+      source: 'PRODUCT.md: page past the end',
+      ms: 3,
+      outcome: {
+        kind: 'differs',
+        failures: [
+          {
+            message: 'A page past the end is not what the stand-in answers',
+            request: 'GET http://127.0.0.1:4010/v1/stock?limit=4&page=9 (status token)',
+            actual: '404 (application/problem+json) {"status":404}',
+          },
+        ],
+      },
     },
   ],
 };
@@ -62,7 +92,7 @@ describe('JUnit report', () => {
       };
     };
     const { testsuites } = parsed;
-    expect([testsuites.tests, testsuites.failures, testsuites.skipped]).toEqual(['3', '1', '1']);
+    expect([testsuites.tests, testsuites.failures, testsuites.skipped]).toEqual(['4', '1', '1']);
     expect(testsuites.testsuite.map((suite) => suite.name)).toEqual([
       'pagination',
       'filters',
@@ -77,6 +107,13 @@ describe('JUnit report', () => {
     expect(testsuites.testsuite[2]?.testcase[0]?.['skipped']).toEqual({
       message: 'needs a quantity token',
     });
+    expect(JSON.stringify(filters?.['properties'])).toContain('"value":"interface"');
+    expect(JSON.stringify(filters?.['properties'])).toContain('interface: GET /v1/stock');
+    // A difference from the stand-in is told in the output, not failed.
+    const differs = testsuites.testsuite[0]?.testcase[1];
+    expect(differs?.['failure']).toBeUndefined();
+    expect(JSON.stringify(differs?.['system-out'])).toContain('differs from the stand-in');
+    expect(JSON.stringify(differs?.['properties'])).toContain('PRODUCT.md: page past the end');
   });
 });
 
@@ -89,6 +126,16 @@ describe('text report', () => {
     );
     expect(text).toContain('expected: 3 items');
     expect(text).toContain('- access.levels-agree  skipped: needs a quantity token');
+    expect(text).toContain('[interface: interface: GET /v1/stock, `status`]');
+  });
+  it('reports differences from the stand-in in their own section, with the answer', () => {
+    const section = text.slice(text.indexOf('Differs from the stand-in'));
+    expect(section).toContain('~ pagination.stock.past-the-end-empty');
+    expect(section).toContain('[PRODUCT.md: page past the end]');
+    expect(section).toContain('actual:   404 (application/problem+json)');
+    expect(text).toContain(
+      '1 check differs from the stand-in (not failures at the interface level)',
+    );
   });
   it('ends with the line CI reads', () => {
     expect(text.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed, 1 skipped');

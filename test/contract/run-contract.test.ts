@@ -2,7 +2,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runContract, TargetUnreachable, type Report } from '../../src/contract/run-contract.ts';
+import type { Level } from '../../src/contract/check.ts';
+import {
+  judgeAt,
+  runContract,
+  TargetUnreachable,
+  type Report,
+} from '../../src/contract/run-contract.ts';
 import { generatedCatalog } from '../helpers/generated-catalog.ts';
 import { listenLive, type LiveServer } from '../helpers/live-server.ts';
 import {
@@ -18,11 +24,12 @@ const BOTH = { status: STATUS_TOKEN, quantity: QUANTITY_TOKEN };
 async function check(
   baseUrl: string,
   tokens: Partial<typeof BOTH> = BOTH,
-  extra: { timeoutMs?: number; runs?: number } = {},
+  extra: { timeoutMs?: number; runs?: number; level?: Level } = {},
 ) {
   return runContract({
     baseUrl,
     tokens,
+    level: extra.level ?? 'stand-in',
     spec: await shippedSpecOnce(),
     seed: 7,
     runs: extra.runs ?? 40,
@@ -58,12 +65,22 @@ describe('against a correct stockmock', () => {
   });
   afterAll(() => server.close());
 
-  it('passes every check on the shipped data', async () => {
+  it('passes every check of both levels on the shipped data', async () => {
     const report = await check(server.origin);
+    expect(report.level).toBe('stand-in');
     expect(failedIds(report)).toEqual([]);
     expect(report.skipped).toBe(0);
+    expect(report.differs).toBe(0);
     expect(report.passed).toBe(report.results.length);
     expect(report.requests).toBeGreaterThan(100);
+    expect(new Set(report.results.map((result) => result.level))).toEqual(
+      new Set(['interface', 'stand-in']),
+    );
+    expect(report.results.every((result) => result.source.length > 0)).toBe(true);
+    const reading = report.results.find((result) => result.id === 'reading.consistent');
+    expect(reading?.observed).toBe(
+      'the absolute level is named `quantity`, product_id is an integer',
+    );
   });
 
   it('passes every check on a generated catalogue of 3 000 products', async () => {
@@ -82,7 +99,9 @@ describe('against a correct stockmock', () => {
     const skipped = report.results.filter((result) => result.outcome.kind === 'skipped');
     expect(skipped.map((result) => result.id).sort()).toEqual([
       'access.levels-agree',
+      'access.no-cross-level-answers',
       'access.quantity-shows-quantity',
+      'access.status-matches-quantity',
     ]);
     expect(JSON.stringify(skipped)).toContain('--token quantity=TOKEN');
   });
@@ -116,6 +135,10 @@ describe('against deliberately broken servers', () => {
         const report = await check(server.origin, BOTH, { runs: 20 });
         expect(failedIds(report)).toContain(mutant.caughtBy);
         expect(report.failed).toBeGreaterThan(0);
+        // At the interface level, a stand-in decision broken alone only differs.
+        const asInterface = judgeAt(report, 'interface');
+        if (mutant.level === 'interface') expect(failedIds(asInterface)).toContain(mutant.caughtBy);
+        else expect(failedIds(asInterface)).toEqual([]);
       } finally {
         await server.close();
       }

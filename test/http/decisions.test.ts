@@ -208,21 +208,33 @@ describe('tokens', () => {
 });
 
 describe('Accept', () => {
-  it.each(['', '*/*', 'application/*', 'application/json', 'text/html, */*;q=0.1'])(
-    '%j is served',
-    async (accept) => {
-      const headers = accept === '' ? bearer(STATUS_TOKEN) : { ...bearer(STATUS_TOKEN), accept };
-      expect((await get('/v1/stock', headers)).status).toBe(200);
-    },
-  );
-  it.each(['text/html', 'application/xml', 'application/json;q=0'])(
-    '%j gets 406',
-    async (accept) => {
-      const response = await get('/v1/stock/1', { ...bearer(STATUS_TOKEN), accept });
-      expect(response.status).toBe(406);
-      expect(response.json()['type']).toBe(PROBLEMS.NOT_ACCEPTABLE.type);
-    },
-  );
+  it.each([
+    '',
+    '*/*',
+    'application/*',
+    'application/json',
+    'text/html, */*;q=0.1',
+    // Media-type parameters never exclude the type (RFC 9110 §12.5.1).
+    'application/json; charset=utf-8',
+    'application/json;charset=UTF-8',
+    'application/json; v=1',
+    '*/*; charset=utf-8',
+    'text/html;level=1, application/json;charset=utf-8;q=0.5',
+  ])('%j is served', async (accept) => {
+    const headers = accept === '' ? bearer(STATUS_TOKEN) : { ...bearer(STATUS_TOKEN), accept };
+    expect((await get('/v1/stock', headers)).status).toBe(200);
+  });
+  it.each([
+    'text/html',
+    'application/xml',
+    'application/json;q=0',
+    'application/json; charset=utf-8; q=0',
+    'text/html;charset=utf-8',
+  ])('%j gets 406', async (accept) => {
+    const response = await get('/v1/stock/1', { ...bearer(STATUS_TOKEN), accept });
+    expect(response.status).toBe(406);
+    expect(response.json()['type']).toBe(PROBLEMS.NOT_ACCEPTABLE.type);
+  });
 });
 
 describe('methods', () => {

@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ACCESS_LEVELS, type AccessLevel } from '../../access/access-level.ts';
+import type { Level } from '../../contract/check.ts';
 import { loadSpec, SHIPPED_SPEC } from '../../spec/load-spec.ts';
 import type { Command, ParsedArgs } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
@@ -13,11 +14,15 @@ export const contractCommand: Command = {
   name: 'contract',
   summary: 'Check a running implementation against the spec and the interface rules',
   usage:
-    'stockmock contract <BASE_URL> --token LEVEL=TOKEN ... [--spec FILE] [--junit FILE] [--json]\n' +
+    'stockmock contract <BASE_URL> --token LEVEL=TOKEN ... [--level interface|stand-in]\n' +
+    '                   [--spec FILE|URL] [--junit FILE] [--json]\n' +
     '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]\n' +
+    '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
+    '    differences from the stand-in; --level stand-in fails those too\n' +
     '  --spec takes a file or a URL (e.g. BASE_URL/openapi.json to judge the variant being served)',
   flags: {
     token: { type: 'string', multiple: true },
+    level: { type: 'string' },
     spec: { type: 'string' },
     junit: { type: 'string' },
     json: { type: 'boolean' },
@@ -35,6 +40,7 @@ export const contractCommand: Command = {
     const options = {
       baseUrl,
       tokens: parseTokens(args),
+      level: parseLevel(stringFlag(args, 'level')),
       spec: await loadSpec(specLocation(stringFlag(args, 'spec'), io.cwd)),
       // Without --seed a fresh one is drawn, and printed, so that any run can be replayed.
       seed: integerFlag(args, 'seed', { ...AS, fallback: Math.floor(Math.random() * 2 ** 31) }),
@@ -75,6 +81,13 @@ export const contractCommand: Command = {
 function specLocation(given: string | undefined, cwd: string): string {
   if (given === undefined) return SHIPPED_SPEC;
   return /^https?:\/\//.test(given) ? given : resolve(cwd, given);
+}
+
+/** `--level`: which rules fail the run. */
+function parseLevel(given: string | undefined): Level {
+  if (given === undefined) return 'interface';
+  if (given === 'interface' || given === 'stand-in') return given;
+  throw new UsageError(`contract: --level takes interface or stand-in, not "${given}"`);
 }
 
 /** `--token status=abc --token quantity=def`: level first, so a token may contain `=`. */

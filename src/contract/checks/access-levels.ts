@@ -1,48 +1,152 @@
-/** @module A status token never sees quantity; a quantity token always does; both agree on status. */
-import type { Check, Failure } from '../check.ts';
-import { idOf, STOCK } from '../walk.ts';
+/**
+ * @module The access level decides how stock is shown: a status token never sees the absolute
+ * level, a quantity token always does, both agree on the status, and no answer of one level is
+ * ever served to the other.
+ */
+import type { Check, CheckContext, Failure } from '../check.ts';
+import { found } from '../check.ts';
+import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
+import { STOCK_FIELDS } from '../reading.ts';
+import type { Exchange, TokenLevel } from '../target-client.ts';
+import { idOf, PRODUCTS, STOCK, type Item } from '../walk.ts';
+import { sample } from './single-item.ts';
+
+const LIST_REQUEST = 'GET /v1/stock?limit=100 and its next links';
+
+/** The members that carry an absolute level, in either reading of the interface. */
+function levelMembers(item: Item): string[] {
+  return STOCK_FIELDS.filter((field) => field in item);
+}
+
+/** The stock items of a single answer or a list answer, if it is one. */
+function stockItemsOf(exchange: Exchange): Item[] {
+  if (exchange.kind !== 'response' || exchange.response.status !== 200) return [];
+  const data = (exchange.response.body as { data?: unknown } | undefined)?.data;
+  const items: unknown[] = Array.isArray(data) ? data : [data];
+  return items.filter((item): item is Item => typeof item === 'object' && item !== null);
+}
+
+/** What is wrong with an item as `level` sees it, if anything. */
+function levelProblem(context: CheckContext, item: Item, level: TokenLevel): string | undefined {
+  const members = levelMembers(item);
+  if (level === 'status') {
+    return members.length === 0 ? undefined : `a status token sees ${members.join(' and ')}`;
+  }
+  const value = item[context.reading.stockField];
+  if (!(context.reading.stockField in item)) {
+    return `a quantity token sees no ${context.reading.stockField}`;
+  }
+  const valid = value === null || (Number.isInteger(value) && (value as number) >= 0);
+  return valid
+    ? undefined
+    : `${context.reading.stockField} is ${JSON.stringify(value)}, not an integer ≥ 0 or null`;
+}
+
+async function singles(
+  context: CheckContext,
+  level: TokenLevel,
+  path: string,
+  items: readonly Item[],
+) {
+  return Promise.all(
+    sample(items, 10).map((item) =>
+      context.client.request({
+        path: `${path}/${String(idOf(path === STOCK.path ? STOCK : PRODUCTS, item))}`,
+        as: level,
+      }),
+    ),
+  );
+}
 
 const statusHidesQuantity: Check = {
   id: 'access.status-hides-quantity',
-  title: 'A status token sees {product_id, status} only',
+  title: 'A status token never sees the absolute level: stock lists, single items, product records',
+  level: 'interface',
+  source: 'interface: Authentication (the access level decides how stock is presented)',
   needs: ['status'],
   async run(context) {
-    const items = context.learned.stock.get('status') ?? [];
-    const leaking = items.filter((item) =>
-      Object.keys(item).some((key) => key !== 'product_id' && key !== 'status'),
-    );
-    return leaking.slice(0, 5).map((item) => ({
-      message: `A status token sees more than product_id and status for id ${String(idOf(STOCK, item))}`,
-      request: 'GET /v1/stock?limit=100 and its next links (status token)',
-      expected: '{product_id, status}',
-      actual: JSON.stringify(item),
-    }));
+    const failures: Failure[] = [];
+    const listed = context.learned.stock.get('status') ?? [];
+    for (const item of listed) {
+      const problem = levelProblem(context, item, 'status');
+      if (problem !== undefined) {
+        failures.push({
+          message: `In the list, ${problem}`,
+          request: `${LIST_REQUEST} (status token)`,
+          expected: '{product_id, status}',
+          actual: JSON.stringify(item),
+        });
+        break;
+      }
+    }
+    const products = (await context.walk(`${PRODUCTS.path}?limit=100`, 'status')).items;
+    for (const item of products) {
+      const members = levelMembers(item);
+      if (members.length > 0) {
+        failures.push({
+          message: `A product record shows a status token ${members.join(' and ')}`,
+          request: 'GET /v1/products?limit=100 (status token)',
+          expected: 'no stock level',
+          actual: JSON.stringify(item),
+        });
+        break;
+      }
+    }
+    const answers = [
+      ...(await singles(context, 'status', STOCK.path, listed)),
+      ...(await singles(context, 'status', PRODUCTS.path, products)),
+    ];
+    for (const exchange of answers) {
+      const item = stockItemsOf(exchange)[0];
+      if (item !== undefined && levelMembers(item).length > 0) {
+        failures.push(
+          failureOf(
+            exchange,
+            'A single answer shows a status token the absolute level',
+            'no quantity or stock member',
+          ),
+        );
+      }
+    }
+    return found(failures.slice(0, 10));
   },
 };
 
 const quantityShowsQuantity: Check = {
   id: 'access.quantity-shows-quantity',
-  title: 'A quantity token sees the absolute level (an integer ≥ 0, or null) on every item',
+  title: 'A quantity token sees the absolute level (an integer ≥ 0, or null) on every stock item',
+  level: 'interface',
+  source: 'interface: Authentication; Stock object',
   needs: ['quantity'],
   async run(context) {
-    const field = context.variant.stockField;
-    const items = context.learned.stock.get('quantity') ?? [];
-    const bad = items.filter((item) => {
-      const quantity = item[field];
-      return !(quantity === null || (Number.isInteger(quantity) && (quantity as number) >= 0));
-    });
-    return bad.slice(0, 5).map((item) => ({
-      message: `A quantity token sees no valid quantity for id ${String(idOf(STOCK, item))}`,
-      request: 'GET /v1/stock?limit=100 and its next links (quantity token)',
-      expected: `${field}: an integer ≥ 0 or null`,
-      actual: JSON.stringify(item),
-    }));
+    const failures: Failure[] = [];
+    const listed = context.learned.stock.get('quantity') ?? [];
+    for (const item of listed) {
+      const problem = levelProblem(context, item, 'quantity');
+      if (problem !== undefined) {
+        failures.push({
+          message: `In the list, ${problem}`,
+          request: `${LIST_REQUEST} (quantity token)`,
+          expected: `${context.reading.stockField}: an integer ≥ 0 or null`,
+          actual: JSON.stringify(item),
+        });
+        if (failures.length >= 5) break;
+      }
+    }
+    for (const exchange of await singles(context, 'quantity', STOCK.path, listed)) {
+      const item = stockItemsOf(exchange)[0];
+      const problem = item === undefined ? undefined : levelProblem(context, item, 'quantity');
+      if (problem !== undefined) failures.push(failureOf(exchange, `A single item: ${problem}`));
+    }
+    return found(failures.slice(0, 10));
   },
 };
 
 const levelsAgree: Check = {
   id: 'access.levels-agree',
   title: 'Both levels see the same products with the same status',
+  level: 'interface',
+  source: 'interface: Authentication (levels differ in presentation only)',
   needs: ['status', 'quantity'],
   async run(context) {
     const byId = new Map(
@@ -62,18 +166,102 @@ const levelsAgree: Check = {
       if (other?.['status'] !== item['status']) {
         failures.push({
           message: `The levels disagree on product ${String(idOf(STOCK, item))}`,
+          request: LIST_REQUEST,
           expected: JSON.stringify(other ?? 'the same product'),
           actual: JSON.stringify(item),
         });
         if (failures.length >= 5) break;
       }
     }
-    return failures;
+    return found(failures);
   },
 };
+
+/**
+ * What a known quantity rules out, by the meanings of the statuses: `available` can be ordered,
+ * `out_of_stock` is not in stock, `on_request` means the stock is unknown. `incoming` goes with
+ * any quantity, and an unknown quantity with any status.
+ */
+function contradiction(quantity: unknown, status: unknown): string | undefined {
+  if (typeof quantity !== 'number') return undefined;
+  if (status === 'on_request')
+    return `the stock is known (${String(quantity)}) but the status says it is unknown`;
+  if (quantity > 0 && status === 'out_of_stock')
+    return `${String(quantity)} in stock but the status says none`;
+  if (quantity === 0 && status === 'available')
+    return 'none in stock but the status says it can be ordered';
+  return undefined;
+}
+
+const statusMatchesQuantity: Check = {
+  id: 'access.status-matches-quantity',
+  title: 'The status never contradicts the quantity a quantity token sees',
+  level: 'interface',
+  source: 'interface: Status values',
+  needs: ['quantity'],
+  async run(context) {
+    const failures: Failure[] = [];
+    for (const item of context.learned.stock.get('quantity') ?? []) {
+      const problem = contradiction(item[context.reading.stockField], item['status']);
+      if (problem !== undefined) {
+        failures.push({
+          message: `Product ${String(idOf(STOCK, item))}: ${problem}`,
+          request: `${LIST_REQUEST} (quantity token)`,
+          actual: JSON.stringify(item),
+        });
+        if (failures.length >= 5) break;
+      }
+    }
+    return found(failures);
+  },
+};
+
+/**
+ * A cache keyed by URL alone serves one level's answer to the other. Each URL here is asked by
+ * one level and then the other, in both orders, before any other check asked it.
+ */
+const noCrossLevelAnswers: Check = {
+  id: 'access.no-cross-level-answers',
+  title: 'The same URL asked with each token gets each level its own view (no shared cache)',
+  level: 'interface',
+  source: 'interface: Authentication',
+  needs: ['status', 'quantity'],
+  async run(context) {
+    const ids = context.learned.ids;
+    const paths = [
+      `${STOCK.path}?page=1&limit=11`,
+      `${STOCK.path}?page=1&limit=12`,
+      ...[ids[1], ids[2]]
+        .filter((id) => id !== undefined)
+        .map((id) => `${STOCK.path}/${String(id)}`),
+    ];
+    const failures: Failure[] = [];
+    for (const [index, path] of paths.entries()) {
+      const order: TokenLevel[] = index % 2 === 0 ? ['quantity', 'status'] : ['status', 'quantity'];
+      for (const level of order) {
+        const exchange = await context.client.request({ path, as: level });
+        if (statusOf(exchange) !== 200) continue;
+        const wrong = stockItemsOf(exchange)
+          .map((item) => levelProblem(context, item, level))
+          .find((problem) => problem !== undefined);
+        if (wrong !== undefined) {
+          failures.push({
+            ...failureOf(exchange, `Asked by the other level first, then: ${wrong}`),
+            request: describeRequest(exchange),
+          });
+        }
+      }
+    }
+    return found(failures);
+  },
+};
+
+/** The cache check runs before any other, while its URLs are fresh. */
+export const crossLevelCheck: Check = noCrossLevelAnswers;
 
 export const accessLevelChecks: readonly Check[] = [
   statusHidesQuantity,
   quantityShowsQuantity,
   levelsAgree,
+  statusMatchesQuantity,
 ];

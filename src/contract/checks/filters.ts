@@ -1,150 +1,308 @@
 /** @module Each filter keeps exactly the matching items: judged against the unfiltered walk. */
-import { foldName } from '../../catalog/fold-name.ts';
-import { STOCK_STATUSES } from '../../catalog/stock-status.ts';
-import type { Check, CheckContext, Failure } from '../check.ts';
+import type { Check, CheckContext, Failure, Findings } from '../check.ts';
+import { found } from '../check.ts';
+import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
 import {
   COLLECTIONS,
+  duplicateFailures,
   idOf,
   idsNotIn,
-  orderFailures,
+  idsOf,
+  someIds,
   STOCK,
-  walk,
   withQuery,
   type Collection,
   type Item,
 } from '../walk.ts';
+import { learnedItems } from './pagination.ts';
 
 type Query = Readonly<Record<string, string | number>>;
 
-/** Walks a filtered list and compares it with the learned list filtered by `keep`. */
+/** Characters that regular expressions, SQL LIKE or globs treat as special: each must be literal. */
+const SPECIAL_NEEDLES = ['%', '_', '*', '?', '.', '(', '[', '\\', '^', '$', '+', '|', '.*', '%a'];
+
+/** Learned items with their id and name (a stock item's name comes from the product list). */
+function entries(context: CheckContext, collection: Collection) {
+  return learnedItems(context, collection).flatMap((item) => {
+    const id = idOf(collection, item);
+    if (id === undefined) return [];
+    return [{ item, id, name: context.learned.names.get(id) ?? '' }];
+  });
+}
+
+interface Filtered {
+  readonly got: readonly (number | undefined)[];
+  readonly request: string;
+  readonly failures: readonly Failure[];
+}
+
+/** Walks a filtered list at limit=100, stopping once it holds more than `maxItems`. */
+async function walkFiltered(
+  context: CheckContext,
+  collection: Collection,
+  query: Query,
+  maxItems: number,
+): Promise<Filtered> {
+  const path = withQuery(collection.path, { ...query, limit: 100 });
+  const walked = await context.walk(path, context.primary, { maxItems });
+  const request = `GET ${path} and its next links (${context.primary} token)`;
+  return {
+    got: idsOf(collection, walked.items),
+    request,
+    failures: [...walked.failures, ...duplicateFailures(collection, walked, request)],
+  };
+}
+
+/** Failures when a filtered walk does not hold exactly `expected`. */
+function exactly(query: Query, filtered: Filtered, expected: readonly number[]): Failure[] {
+  const extra = idsNotIn(filtered.got, expected);
+  const missing = idsNotIn(expected, filtered.got);
+  if (filtered.failures.length > 0 || (extra.length === 0 && missing.length === 0)) {
+    return [...filtered.failures];
+  }
+  return [
+    {
+      message: `The filter ${JSON.stringify(query)} does not keep exactly the matching items`,
+      request: filtered.request,
+      expected: `${String(expected.length)} items: ids ${someIds(expected, 8)}`,
+      actual: `${String(filtered.got.length)} items; not matching: ${someIds(extra)}; missing: ${someIds(missing)}`,
+    },
+  ];
+}
+
 async function compareFiltered(
   context: CheckContext,
   collection: Collection,
   query: Query,
-  keep: (item: Item, id: number) => boolean,
+  keep: (item: Item, id: number, name: string) => boolean,
 ): Promise<Failure[]> {
-  const learned =
-    collection.name === 'stock'
-      ? (context.learned.stock.get(context.primary) ?? [])
-      : context.learned.products;
-  const expected = learned
-    .map((item) => [item, idOf(collection, item)] as const)
-    .filter(
-      (entry): entry is readonly [Item, number] =>
-        entry[1] !== undefined && keep(entry[0], entry[1]),
-    )
-    .map(([, id]) => id);
-  const path = withQuery(collection.path, { ...query, limit: 100 });
-  const walked = await walk(context.client, path, context.primary);
-  const request = `GET ${path} and its next links (${context.primary} token)`;
-  const failures: Failure[] = [...walked.failures, ...orderFailures(collection, walked, request)];
-  const got = walked.items.map((item) => idOf(collection, item));
-  const extra = idsNotIn(got, expected);
-  const missing = idsNotIn(expected, got);
-  if (walked.failures.length === 0 && (extra.length > 0 || missing.length > 0)) {
-    failures.push({
-      message: `The filter ${JSON.stringify(query)} does not keep exactly the matching items`,
-      request,
-      expected: `${String(expected.length)} items: ids ${expected.slice(0, 8).join(', ')}${expected.length > 8 ? ', …' : ''}`,
-      actual: `${String(got.length)} items; not matching: ${extra.slice(0, 5).join(', ') || 'none'}; missing: ${missing.slice(0, 5).join(', ') || 'none'}`,
-    });
-  }
-  return failures;
+  const expected = entries(context, collection)
+    .filter((entry) => keep(entry.item, entry.id, entry.name))
+    .map((entry) => entry.id);
+  const filtered = await walkFiltered(context, collection, query, expected.length);
+  return exactly(query, filtered, expected);
 }
 
-/** Needles from the names the target served: a word in upper case, a middle piece, a rare character. */
+/**
+ * Needles: from the served names, a word in another case, a middle piece, a non-ASCII letter in
+ * another case, each rare character; and the characters special to regexes, LIKE and globs.
+ * Name-derived needles that match the fewest names first, so that a large catalogue stays fast.
+ */
 export function pickNeedles(names: readonly string[]): string[] {
-  const needles = new Set<string>();
-  for (const name of names.slice(0, 3)) {
+  const fromNames = new Set<string>();
+  for (const name of names.slice(0, 200)) {
     const word = name.split(/\s+/).find((part) => part.length >= 3);
-    if (word !== undefined) needles.add(word.toUpperCase());
-    if (name.length >= 5) needles.add(name.slice(1, 4).toLowerCase());
+    if (word !== undefined) fromNames.add(word.toUpperCase());
+    if (name.length >= 5) fromNames.add(name.slice(1, 4).toLowerCase());
   }
-  const rare = names.find((name) => /[%_*.(«é]/.test(name));
-  const char = rare?.match(/[%_*.(«é]/)?.[0];
-  if (char !== undefined) needles.add(char);
-  return [...needles];
+  const rare = new Set<string>();
+  for (const name of names) {
+    for (const char of name) {
+      if (/[^\p{L}\p{N}\s]/u.test(char)) rare.add(char);
+      if (/[^\p{ASCII}]/u.test(char) && char.toUpperCase() !== char) rare.add(char.toUpperCase());
+    }
+    if (rare.size > 12) break;
+  }
+  const loose = names.map(foldLoosely);
+  const count = (needle: string) =>
+    loose.filter((name) => name.includes(foldLoosely(needle))).length;
+  const selective = [...fromNames].sort((a, b) => count(a) - count(b)).slice(0, 6);
+  return [...new Set([...selective, ...rare, ...SPECIAL_NEEDLES])];
 }
 
-function nameMatches(context: CheckContext, needle: string) {
-  const folded = foldName(needle);
-  return (_item: Item, id: number) =>
-    foldName(context.learned.names.get(id) ?? '').includes(folded);
+interface NameVerdict {
+  readonly needle: string;
+  readonly filtered: Filtered;
+  /** Names holding the needle exactly as written: a literal substring filter keeps these. */
+  readonly exact: readonly number[];
+  /** Names holding it under the loosest reading: a filter keeps nothing else. */
+  readonly loose: readonly number[];
+  /** Names holding it under PRODUCT.md's case folding. */
+  readonly folded: readonly number[];
+}
+
+/** Walks each needle once per run; both name checks judge the same walks. */
+async function nameVerdicts(context: CheckContext, collection: Collection): Promise<NameVerdict[]> {
+  const listed = entries(context, collection);
+  const composed = listed.map((entry) => entry.name.normalize('NFC'));
+  const folded = listed.map((entry) => foldCase(entry.name));
+  const loose = listed.map((entry) => foldLoosely(entry.name));
+  const idsWhere = (names: readonly string[], needle: string) =>
+    listed.filter((_, index) => names[index]?.includes(needle)).map((entry) => entry.id);
+  return Promise.all(
+    pickNeedles([...context.learned.names.values()]).map(async (needle) => {
+      const looseIds = idsWhere(loose, foldLoosely(needle));
+      return {
+        needle,
+        filtered: await walkFiltered(context, collection, { name: needle }, looseIds.length),
+        exact: idsWhere(composed, needle.normalize('NFC')),
+        loose: looseIds,
+        folded: idsWhere(folded, foldCase(needle)),
+      };
+    }),
+  );
+}
+
+function sameSet(a: readonly (number | undefined)[], b: readonly number[]): boolean {
+  return a.length === b.length && idsNotIn(a, b).length === 0;
+}
+
+/** Which case rule the walks show: the stand-in's folding, exact case, or something between. */
+function caseRuleOf(verdicts: readonly NameVerdict[]): string {
+  if (verdicts.every((v) => sameSet(v.filtered.got, v.folded))) return 'case-insensitive';
+  if (verdicts.every((v) => sameSet(v.filtered.got, v.exact))) return 'case-sensitive';
+  return 'neither exact case nor full Unicode case folding throughout';
+}
+
+function nameFilter(collection: Collection): Check {
+  return {
+    id: `filters.${collection.name}.name`,
+    title: `${collection.path}?name=…: a literal substring of the name (any case rule)`,
+    level: 'interface',
+    source: 'interface: GET /v1/stock, `name` (substring match)',
+    needs: [],
+    async run(context): Promise<Findings> {
+      const verdicts = await nameVerdicts(context, collection);
+      const failures: Failure[] = [];
+      for (const { needle, filtered, exact, loose } of verdicts) {
+        failures.push(...filtered.failures);
+        if (filtered.failures.length > 0) continue;
+        const foreign = idsNotIn(filtered.got, loose);
+        const missed = idsNotIn(exact, filtered.got);
+        if (foreign.length > 0) {
+          failures.push({
+            message: `name=${JSON.stringify(needle)} keeps items whose name does not contain it in any case (a wildcard or pattern?)`,
+            request: filtered.request,
+            expected: `only names containing ${JSON.stringify(needle)}: at most ${String(loose.length)} items`,
+            actual: `also ids ${someIds(foreign)}: ${foreign
+              .slice(0, 3)
+              .map((id) => JSON.stringify(context.learned.names.get(id ?? -1) ?? '?'))
+              .join(', ')}`,
+          });
+        }
+        if (missed.length > 0) {
+          failures.push({
+            message: `name=${JSON.stringify(needle)} misses items whose name contains it exactly as written`,
+            request: filtered.request,
+            expected: `ids ${someIds(exact)}`,
+            actual: `missing ids ${someIds(missed)}`,
+          });
+        }
+      }
+      return found(failures.slice(0, 10), `the name filter is ${caseRuleOf(verdicts)}`);
+    },
+  };
+}
+
+function nameFolding(collection: Collection): Check {
+  return {
+    id: `filters.${collection.name}.name-case-insensitive`,
+    title: `${collection.path}?name=…: case-insensitive with Unicode case folding`,
+    level: 'stand-in',
+    source: 'PRODUCT.md: `name` filter',
+    needs: [],
+    async run(context) {
+      const verdicts = await nameVerdicts(context, collection);
+      const failures = verdicts
+        .filter((v) => v.filtered.failures.length === 0 && !sameSet(v.filtered.got, v.folded))
+        .map((v) => ({
+          message: `name=${JSON.stringify(v.needle)} keeps other items than the stand-in's case-insensitive match`,
+          request: v.filtered.request,
+          expected: `ids ${someIds(v.folded)}`,
+          actual: `ids ${someIds(v.filtered.got)}`,
+        }));
+      return found(failures.slice(0, 10));
+    },
+  };
 }
 
 const statusFilter: Check = {
   id: 'filters.status',
   title: '/v1/stock?status=…: only and all items of that status',
+  level: 'interface',
+  source: 'interface: GET /v1/stock, `status`',
   needs: [],
   async run(context) {
     const results = await Promise.all(
-      STOCK_STATUSES.map((status) =>
+      context.statuses.map((status) =>
         compareFiltered(context, STOCK, { status }, (item) => item['status'] === status),
       ),
     );
-    return results.flat();
+    return found(results.flat());
   },
 };
-
-function nameFilter(collection: Collection): Check {
-  return {
-    id: `filters.${collection.name}.name`,
-    title: `${collection.path}?name=…: case-insensitive literal substring of the name`,
-    needs: [],
-    async run(context) {
-      const needles = [...pickNeedles([...context.learned.names.values()]), 'zq-no-such-name-zq'];
-      const results = await Promise.all(
-        needles.map((name) =>
-          compareFiltered(context, collection, { name }, nameMatches(context, name)),
-        ),
-      );
-      return results.flat();
-    },
-  };
-}
 
 function idFilter(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.id`,
     title: `${collection.path}?id=…: exactly the product with that id`,
+    level: 'interface',
+    source: 'interface: GET /v1/stock, `id`',
     needs: [],
     async run(context) {
       const ids = context.learned.ids;
-      const probes = [ids[0], ids.at(-1), Math.max(0, ...ids) + 1].filter((id) => id !== undefined);
+      const probes = [ids[0], ids[Math.floor(ids.length / 2)], ids.at(-1), Math.max(0, ...ids) + 1];
       const results = await Promise.all(
-        [...new Set(probes)].map((id) =>
+        [...new Set(probes.filter((id) => id !== undefined))].map((id) =>
           compareFiltered(context, collection, { id }, (_item, itemId) => itemId === id),
         ),
       );
-      return results.flat();
+      return found(results.flat());
     },
   };
 }
 
-const combinedFilters: Check = {
-  id: 'filters.combined',
-  title: '/v1/stock with name and status: both apply (AND)',
-  needs: [],
-  async run(context) {
-    const [needle] = pickNeedles([...context.learned.names.values()]);
-    if (needle === undefined) return [];
-    const matchesName = nameMatches(context, needle);
-    const results = await Promise.all(
-      STOCK_STATUSES.map((status) =>
-        compareFiltered(
-          context,
-          STOCK,
-          { name: needle, status },
-          (item, id) => item['status'] === status && matchesName(item, id),
-        ),
-      ),
-    );
-    return results.flat();
-  },
-};
+/** Each filter narrows the list: two together keep what both keep. */
+function combinedFilters(collection: Collection): Check {
+  return {
+    id: `filters.${collection.name}.combined`,
+    title: `${collection.path} with two filters: both apply`,
+    level: 'interface',
+    source: 'interface: GET /v1/stock, query parameters (each filters the list)',
+    needs: [],
+    async run(context) {
+      const listed = entries(context, collection);
+      // A piece of a served name as written: whatever the case rule, its own item matches.
+      const needle = listed.find((entry) => entry.name.length >= 4)?.name.slice(0, 3);
+      if (needle === undefined) return found([]);
+      const queries: [Query, (entry: (typeof listed)[number]) => boolean][] =
+        collection === STOCK
+          ? context.statuses.map((status) => [
+              { name: needle, status },
+              (entry) => entry.item['status'] === status,
+            ])
+          : listed.slice(0, 3).map(({ id }) => [{ name: needle, id }, (entry) => entry.id === id]);
+      const failures: Failure[] = [];
+      for (const [query, other] of queries) {
+        // Bounds, as for the name filter alone: the case rule is the target's to choose.
+        const exact = listed.filter((e) => other(e) && e.name.includes(needle)).map((e) => e.id);
+        const loose = listed
+          .filter((e) => other(e) && foldLoosely(e.name).includes(foldLoosely(needle)))
+          .map((e) => e.id);
+        const filtered = await walkFiltered(context, collection, query, loose.length);
+        failures.push(...filtered.failures);
+        const foreign = idsNotIn(filtered.got, loose);
+        const missed = idsNotIn(exact, filtered.got);
+        if (filtered.failures.length === 0 && (foreign.length > 0 || missed.length > 0)) {
+          failures.push({
+            message: `The filters ${JSON.stringify(query)} do not both apply`,
+            request: filtered.request,
+            expected: `items matching both: ids ${someIds(exact, 8)}`,
+            actual: `${String(filtered.got.length)} items; matching only one: ${someIds(foreign)}; missing: ${someIds(missed)}`,
+          });
+        }
+      }
+      return found(failures);
+    },
+  };
+}
 
 export const filterChecks: readonly Check[] = [
   statusFilter,
-  ...COLLECTIONS.flatMap((collection) => [nameFilter(collection), idFilter(collection)]),
-  combinedFilters,
+  ...COLLECTIONS.flatMap((collection) => [
+    nameFilter(collection),
+    nameFolding(collection),
+    idFilter(collection),
+    combinedFilters(collection),
+  ]),
 ];

@@ -1,101 +1,180 @@
-/** @module Bad requests get the 4xx the spec declares: never 2xx, never 5xx. */
+/** @module Bad parameters: refused with a 4xx, never a 2xx or a 5xx; the stand-in's exact 400s. */
 import type { Check, CheckContext, Failure } from '../check.ts';
-import { failureOf } from '../describe-exchange.ts';
-import type { TargetRequest } from '../target-client.ts';
+import { found } from '../check.ts';
+import { failureOf, statusOf } from '../describe-exchange.ts';
+import type { Exchange } from '../target-client.ts';
+import { MAX_LIMIT } from './pagination.ts';
 
-interface Probe {
-  readonly request: TargetRequest;
-  /** The status the interface's rules give; `4xx` where any client error will do. */
-  readonly expected: number | '4xx';
-}
-
-async function runProbes(context: CheckContext, probes: readonly Probe[]): Promise<Failure[]> {
-  const results = await Promise.all(
-    probes.map(async ({ request, expected }): Promise<Failure[]> => {
-      const exchange = await context.client.request(request);
-      const status = exchange.kind === 'response' ? exchange.response.status : undefined;
-      const ok =
-        status !== undefined &&
-        (expected === '4xx' ? status >= 400 && status < 500 : status === expected);
-      return ok
-        ? []
-        : [failureOf(exchange, 'A bad request was not refused as it should be', String(expected))];
-    }),
-  );
-  return results.flat();
-}
-
-function probeCheck(id: string, title: string, probes: (context: CheckContext) => Probe[]): Check {
-  return { id, title, needs: [], run: (context) => runProbes(context, probes(context)) };
-}
-
-const BAD_VALUES: readonly [string, string][] = [
+/** Values the interface makes invalid: not integers, below the minimum, not a status. */
+const INVALID: readonly [string, string][] = [
   ['limit', '0'],
-  ['limit', '101'],
   ['limit', '-1'],
   ['limit', 'ten'],
   ['limit', '1.5'],
   ['page', '0'],
   ['page', '-1'],
   ['page', 'x'],
-  ['page', '1051943401723672539'],
   ['status', 'sold'],
   ['id', 'abc'],
   ['id', '0'],
 ];
 
+/** Values the interface leaves to the service: PRODUCT.md refuses them with 400. */
+const REFUSED_BY_STAND_IN: readonly string[] = [
+  'limit=101',
+  'page=1051943401723672539',
+  'status=available&status=incoming',
+];
+
+const UNKNOWN = ['/v1/stock?stauts=available', '/v1/products?status=available'];
+
+async function ask(context: CheckContext, paths: readonly string[]): Promise<Exchange[]> {
+  return Promise.all(paths.map((path) => context.client.request({ path, as: context.primary })));
+}
+
+function isClientError(exchange: Exchange): boolean {
+  const status = statusOf(exchange) ?? 0;
+  return status >= 400 && status < 500;
+}
+
+const invalidParameters: Check = {
+  id: 'negative.invalid-parameters',
+  title: 'Invalid parameter values get a 4xx, never 2xx or 5xx',
+  level: 'interface',
+  source: 'interface: GET /v1/stock parameters, Limits; RFC 9110 §15.5.1',
+  needs: [],
+  async run(context) {
+    const paths = [
+      ...INVALID.map(([name, value]) => `/v1/stock?${name}=${encodeURIComponent(value)}`),
+      '/v1/products?limit=0',
+      '/v1/products?page=x',
+    ];
+    return found(
+      (await ask(context, paths))
+        .filter((exchange) => !isClientError(exchange))
+        .map((exchange) => failureOf(exchange, 'An invalid value was not refused', '4xx')),
+    );
+  },
+};
+
+const limitAboveMaximum: Check = {
+  id: 'negative.limit-above-maximum',
+  title: 'A limit above 100 is refused (4xx) or held to 100 items',
+  level: 'interface',
+  source: 'interface: Limits (limit can be raised to at most 100)',
+  needs: [],
+  async run(context) {
+    const exchanges = await ask(context, ['/v1/stock?limit=101', '/v1/products?limit=500']);
+    const failures: Failure[] = [];
+    for (const exchange of exchanges) {
+      if (isClientError(exchange)) continue;
+      const data =
+        exchange.kind === 'response'
+          ? (exchange.response.body as { data?: unknown } | undefined)?.data
+          : undefined;
+      if (statusOf(exchange) !== 200 || !Array.isArray(data) || data.length > MAX_LIMIT) {
+        failures.push(
+          failureOf(
+            exchange,
+            'A limit above 100 is neither refused nor held to 100',
+            `4xx, or 200 with at most ${String(MAX_LIMIT)} items`,
+          ),
+        );
+      }
+    }
+    return found(failures);
+  },
+};
+
+const unknownParameters: Check = {
+  id: 'negative.unknown-parameters',
+  title: 'An unknown query parameter is ignored or refused (4xx), never a 5xx',
+  level: 'interface',
+  source: 'RFC 9110 §15.5, §15.6',
+  needs: [],
+  async run(context) {
+    return found(
+      (await ask(context, UNKNOWN))
+        .filter((exchange) => statusOf(exchange) !== 200 && !isClientError(exchange))
+        .map((exchange) =>
+          failureOf(exchange, 'An unknown parameter broke the request', '200 or 4xx'),
+        ),
+    );
+  },
+};
+
+/** The parameter names a 400's `errors` member names. */
+function namedParameters(exchange: Exchange): string[] {
+  if (exchange.kind !== 'response') return [];
+  const errors = (exchange.response.body as { errors?: unknown } | undefined)?.errors;
+  return Array.isArray(errors)
+    ? errors.map((error) => String((error as { parameter?: unknown } | null)?.parameter))
+    : [];
+}
+
+/** A stand-in 400: the status, and `errors` naming the parameter. */
+function refusedAsStandIn(exchange: Exchange, parameter: string, what: string): Failure[] {
+  if (statusOf(exchange) !== 400) {
+    return [failureOf(exchange, `${what} is not a 400, as the stand-in answers`, '400 problem')];
+  }
+  if (!namedParameters(exchange).includes(parameter)) {
+    return [
+      failureOf(
+        exchange,
+        `The 400's \`errors\` does not name ${parameter}, as the stand-in's does`,
+        `errors: [{parameter: "${parameter}", in, message}]`,
+      ),
+    ];
+  }
+  return [];
+}
+
+const invalidAsStandIn: Check = {
+  id: 'negative.invalid-parameters-400',
+  title:
+    'Invalid values, a limit above 100 and a repeated parameter get 400 naming each in `errors`',
+  level: 'stand-in',
+  source: 'PRODUCT.md: invalid parameter values; error body',
+  needs: [],
+  async run(context) {
+    const queries = [
+      ...INVALID.map(([name, value]) => `${name}=${encodeURIComponent(value)}`),
+      ...REFUSED_BY_STAND_IN,
+    ];
+    const exchanges = await ask(
+      context,
+      queries.map((query) => `/v1/stock?${query}`),
+    );
+    return found(
+      exchanges.flatMap((exchange, index) => {
+        const parameter = (queries[index] ?? '').split('=')[0] ?? '';
+        return refusedAsStandIn(exchange, parameter, queries[index] ?? '');
+      }),
+    );
+  },
+};
+
+const unknownAsStandIn: Check = {
+  id: 'negative.unknown-parameters-400',
+  title: 'An unknown query parameter gets 400 naming it (catches typos such as `stauts`)',
+  level: 'stand-in',
+  source: 'PRODUCT.md: unknown query parameters',
+  needs: [],
+  async run(context) {
+    const exchanges = await ask(context, UNKNOWN);
+    return found(
+      exchanges.flatMap((exchange, index) => {
+        const parameter = (UNKNOWN[index] ?? '').replace(/^.*\?|=.*$/g, '');
+        return refusedAsStandIn(exchange, parameter, `The unknown parameter ${parameter}`);
+      }),
+    );
+  },
+};
+
 export const negativeChecks: readonly Check[] = [
-  probeCheck('negative.invalid-parameters', 'Invalid parameter values give 400', (context) => [
-    ...BAD_VALUES.map(([name, value]) => ({
-      request: { path: `/v1/stock?${name}=${encodeURIComponent(value)}`, as: context.primary },
-      expected: 400,
-    })),
-    {
-      request: { path: '/v1/stock?status=available&status=incoming', as: context.primary },
-      expected: 400,
-    },
-    { request: { path: '/v1/products?limit=101', as: context.primary }, expected: 400 },
-  ]),
-  probeCheck('negative.unknown-parameters', 'Unknown query parameters give 400', (context) => [
-    { request: { path: '/v1/stock?stauts=available', as: context.primary }, expected: 400 },
-    { request: { path: '/v1/products?status=available', as: context.primary }, expected: 400 },
-  ]),
-  probeCheck('negative.bad-ids', 'A path id that is not a positive integer gives 400', (context) =>
-    ['0', '-1', 'abc', '1.5'].flatMap((id) => [
-      { request: { path: `/v1/stock/${id}`, as: context.primary }, expected: 400 },
-      { request: { path: `/v1/products/${id}`, as: context.primary }, expected: 400 },
-    ]),
-  ),
-  probeCheck('negative.missing-token', 'No token gives 401', () =>
-    ['/v1/stock', '/v1/stock/1', '/v1/products', '/v1/products/1'].map((path) => ({
-      request: { path, as: 'none' as const },
-      expected: 401,
-    })),
-  ),
-  probeCheck('negative.wrong-token', 'An unknown token gives 401', () =>
-    ['/v1/stock', '/v1/products/1'].map((path) => ({
-      request: { path, as: 'wrong' as const },
-      expected: 401,
-    })),
-  ),
-  probeCheck('negative.not-acceptable', 'An Accept that excludes JSON gives 406', (context) => [
-    {
-      request: { path: '/v1/stock', as: context.primary, headers: { accept: 'text/html' } },
-      expected: 406,
-    },
-    {
-      request: {
-        path: '/v1/products/1',
-        as: context.primary,
-        headers: { accept: 'application/xml' },
-      },
-      expected: 406,
-    },
-  ]),
-  probeCheck('negative.other-methods', 'Other methods give 405', (context) =>
-    ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({
-      request: { method, path: '/v1/stock', as: context.primary },
-      expected: 405,
-    })),
-  ),
+  invalidParameters,
+  limitAboveMaximum,
+  unknownParameters,
+  invalidAsStandIn,
+  unknownAsStandIn,
 ];

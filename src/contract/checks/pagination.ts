@@ -1,32 +1,35 @@
-/** @module Page size, links, and walking `next` — for /v1/stock and /v1/products alike. */
+/** @module Page size, links, and walking `next`: for /v1/stock and /v1/products alike. */
 import type { Check, CheckContext, Failure } from '../check.ts';
+import { found } from '../check.ts';
 import { describeRequest, failureOf } from '../describe-exchange.ts';
 import {
   COLLECTIONS,
-  idOf,
+  duplicateFailures,
   idsNotIn,
+  idsOf,
   isFailure,
-  orderFailures,
+  LINK_NAMES,
   readPage,
-  walk,
+  resolveLink,
+  someIds,
+  STOCK,
   withQuery,
   type Collection,
   type Item,
   type ListPage,
+  type Walk,
 } from '../walk.ts';
 
 /** The interface's page sizes: default 10, maximum 100. */
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
 
-function learnedItems(context: CheckContext, collection: Collection): readonly Item[] {
+type Query = Readonly<Record<string, string | number>>;
+
+export function learnedItems(context: CheckContext, collection: Collection): readonly Item[] {
   return collection.name === 'stock'
     ? (context.learned.stock.get(context.primary) ?? [])
     : context.learned.products;
-}
-
-function idsOf(collection: Collection, items: readonly Item[]): number[] {
-  return items.map((item) => idOf(collection, item)).filter((id) => id !== undefined);
 }
 
 /** A limit that gives about three pages, so that first, middle and last pages all occur. */
@@ -34,23 +37,59 @@ function threePageLimit(total: number): number {
   return Math.min(MAX_LIMIT, Math.max(1, Math.ceil(total / 3)));
 }
 
-function pageNumberOf(link: string): number | undefined {
-  try {
-    const page = new URL(link).searchParams.get('page');
-    return page === null ? undefined : Number(page);
-  } catch {
-    return undefined;
+/**
+ * Limits that reach the edges of paging: the default, about three pages, an odd size, one that
+ * divides the total exactly (the last page is full), and the whole list on a single page.
+ */
+function edgeLimits(total: number): (number | undefined)[] {
+  const limits = new Set<number | undefined>([undefined, threePageLimit(total), 7]);
+  for (let limit = Math.min(MAX_LIMIT, Math.floor(total / 2)); limit >= 2; limit -= 1) {
+    if (total % limit === 0) {
+      limits.add(limit);
+      break;
+    }
   }
+  if (total >= 1 && total <= MAX_LIMIT) limits.add(total);
+  return [...limits];
 }
 
-async function firstPage(context: CheckContext, path: string): Promise<ListPage | Failure> {
-  return readPage(await context.client.request({ path, as: context.primary }));
+/** Query of a walk at a limit, the default limit left out as a client would. */
+function atLimit(query: Query, limit: number | undefined): Query {
+  return limit === undefined ? query : { ...query, limit };
+}
+
+/** The walks whose links are judged: unfiltered, and filtered so that it still has pages. */
+function linkWalks(context: CheckContext, collection: Collection): Query[] {
+  const items = learnedItems(context, collection);
+  const walks: Query[] = [{ limit: threePageLimit(items.length) }];
+  if (collection === STOCK) {
+    const counts = new Map<string, number>();
+    for (const item of items)
+      counts.set(String(item['status']), (counts.get(String(item['status'])) ?? 0) + 1);
+    const [status, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (status !== undefined && count !== undefined && count >= 2) {
+      walks.push({ status, limit: threePageLimit(count) });
+    }
+  } else {
+    const names = [...context.learned.names.values()];
+    const letter = ['a', 'e', 'i', 'o', 'r', 's', 't', 'n'].sort(
+      (a, b) =>
+        names.filter((name) => name.toLowerCase().includes(b)).length -
+        names.filter((name) => name.toLowerCase().includes(a)).length,
+    )[0];
+    const count = names.filter((name) => name.toLowerCase().includes(letter ?? '')).length;
+    if (letter !== undefined && count >= 2)
+      walks.push({ name: letter, limit: threePageLimit(count) });
+  }
+  return walks;
 }
 
 function pageSize(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.page-size`,
-    title: `${collection.path}: default page size 10, never above limit or 100`,
+    title: `${collection.path}: 10 items by default, \`limit\` items up to 100`,
+    level: 'interface',
+    source: 'interface: Limits',
     needs: [],
     async run(context) {
       const total = learnedItems(context, collection).length;
@@ -62,8 +101,8 @@ function pageSize(collection: Collection): Check {
         [MAX_LIMIT, MAX_LIMIT],
       ];
       for (const [limit, expected] of cases) {
-        const path = withQuery(collection.path, limit === undefined ? {} : { limit });
-        const page = await firstPage(context, path);
+        const path = withQuery(collection.path, atLimit({}, limit));
+        const page = readPage(await context.client.request({ path, as: context.primary }));
         if (isFailure(page)) {
           failures.push(page);
           continue;
@@ -79,7 +118,7 @@ function pageSize(collection: Collection): Check {
           );
         }
       }
-      return failures;
+      return found(failures);
     },
   };
 }
@@ -87,92 +126,293 @@ function pageSize(collection: Collection): Check {
 function walksAll(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.next-walks-all`,
-    title: `${collection.path}: following next visits every item once, ascending`,
+    title: `${collection.path}: following next visits every item once, in one order at every limit`,
+    level: 'interface',
+    source: 'interface: Pagination, paging rules 1–3',
     needs: [],
     async run(context) {
       const expected = idsOf(collection, learnedItems(context, collection));
       const failures: Failure[] = [];
-      for (const limit of [undefined, threePageLimit(expected.length), 7]) {
-        const path = withQuery(collection.path, limit === undefined ? {} : { limit });
-        const walked = await walk(context.client, path, context.primary);
-        const request = `GET ${path} and its next links`;
-        failures.push(...walked.failures, ...orderFailures(collection, walked, request));
+      for (const limit of edgeLimits(expected.length)) {
+        const path = withQuery(collection.path, atLimit({}, limit));
+        const walked = await context.walk(path, context.primary);
+        const request = `GET ${path} and its next links (${context.primary} token)`;
+        failures.push(...walked.failures, ...duplicateFailures(collection, walked, request));
+        if (walked.failures.length > 0) continue;
         const got = idsOf(collection, walked.items);
         const missing = idsNotIn(expected, got);
-        if (
-          walked.failures.length === 0 &&
-          (missing.length > 0 || got.length !== expected.length)
-        ) {
+        const extra = idsNotIn(got, expected);
+        if (missing.length > 0 || extra.length > 0 || got.length !== expected.length) {
           failures.push({
             message: 'Walking next does not give the list seen at limit=100',
             request,
             expected: `${String(expected.length)} items`,
-            actual: `${String(got.length)} items${missing.length > 0 ? `; missing ids ${missing.slice(0, 5).join(', ')}` : ''}`,
+            actual: `${String(got.length)} items; missing ids ${someIds(missing)}; not in the list: ${someIds(extra)}`,
+          });
+        } else if (got.some((id, index) => id !== expected[index])) {
+          failures.push({
+            message: 'The pages give the items in another order than at limit=100',
+            request,
+            expected: `ids ${someIds(expected, 10)}`,
+            actual: `ids ${someIds(got, 10)}`,
           });
         }
       }
-      return failures;
+      return found(failures.slice(0, 10));
     },
   };
+}
+
+function orderById(collection: Collection): Check {
+  return {
+    id: `pagination.${collection.name}.order-by-id`,
+    title: `${collection.path}: items ordered by id, ascending`,
+    level: 'stand-in',
+    source: 'PRODUCT.md: order of list items',
+    needs: [],
+    async run(context) {
+      const ids = idsOf(collection, learnedItems(context, collection));
+      const at = ids.findIndex((id, index) => index > 0 && (id ?? 0) < (ids[index - 1] ?? 0));
+      if (at < 0) return found([]);
+      return found([
+        {
+          message: `Items come in another order than by id: ${String(ids[at])} follows ${String(ids[at - 1])}; the stand-in lists by product id, ascending`,
+          request: `GET ${collection.path}?limit=100 and its next links`,
+          expected: 'ascending ids',
+          actual: `ids ${someIds(ids, 10)}`,
+        },
+      ]);
+    },
+  };
+}
+
+/** Reads pages by URL once per check: links repeat across the pages of a walk. */
+function pageReader(context: CheckContext) {
+  const pages = new Map<string, Promise<ListPage | Failure>>();
+  return (url: string): Promise<ListPage | Failure> => {
+    let page = pages.get(url);
+    if (page === undefined) {
+      page = context.client.request({ path: url, as: context.primary }).then(readPage);
+      pages.set(url, page);
+    }
+    return page;
+  };
+}
+
+function sameIds(collection: Collection, a: readonly Item[], b: readonly Item[]): boolean {
+  const left = idsOf(collection, a);
+  const right = idsOf(collection, b);
+  return left.length === right.length && left.every((id, index) => id === right[index]);
+}
+
+/** Follows each link of each page and compares where it leads with the page the walk met. */
+async function linkFailures(
+  context: CheckContext,
+  collection: Collection,
+  walked: Walk,
+): Promise<Failure[]> {
+  const read = pageReader(context);
+  const failures: Failure[] = [...walked.failures];
+  const pages = walked.pages;
+  const lastPage = pages.at(-1);
+  for (const [index, page] of pages.entries()) {
+    const request = describeRequest(page.exchange);
+    const fail = (message: string, expected: string, actual: unknown) =>
+      failures.push({ message, request, expected, actual: JSON.stringify(actual) });
+    if (index === 0 && page.links.prev !== null)
+      fail('links.prev is not null on the first page', 'null', page.links.prev);
+    if (index > 0 && page.links.prev === null)
+      fail('links.prev is null on a page after the first', 'the page before', null);
+    if (page.data.length > 0) {
+      if (page.links.first === null) fail('links.first is null', 'the first page', null);
+      if (page.links.last === null) fail('links.last is null', 'the last page', null);
+    }
+    const targets: [string, string | null, ListPage | undefined][] = [
+      ['first', page.links.first, pages[0]],
+      ['last', page.links.last, lastPage],
+      ['prev', index > 0 ? page.links.prev : null, pages[index - 1]],
+    ];
+    for (const [name, link, want] of targets) {
+      if (link === null || want === undefined) continue;
+      let url: string;
+      try {
+        url = resolveLink(link, page);
+      } catch {
+        fail(`links.${name} is not a URL`, 'a URL', link);
+        continue;
+      }
+      const reached = await read(url);
+      if (isFailure(reached)) {
+        failures.push({
+          ...reached,
+          message: `links.${name} leads to no list page: ${reached.message}`,
+        });
+      } else if (!sameIds(collection, reached.data, want.data)) {
+        fail(
+          `links.${name} leads to another page than the walk met`,
+          `ids ${someIds(idsOf(collection, want.data))}`,
+          `${url} gave ids ${someIds(idsOf(collection, reached.data))}`,
+        );
+      }
+    }
+    if (failures.length >= 10) break;
+  }
+  return failures;
 }
 
 function links(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.links`,
-    title: `${collection.path}: links are absolute; first, last, prev and next agree with the walk`,
+    title: `${collection.path}: first, last and prev lead to the pages the walk met; prev null only on the first`,
+    level: 'interface',
+    source: 'interface: List envelope; Pagination, paging rule 2',
     needs: [],
     async run(context) {
-      const limit = threePageLimit(learnedItems(context, collection).length);
-      const walked = await walk(
-        context.client,
-        withQuery(collection.path, { limit }),
-        context.primary,
-      );
-      const failures: Failure[] = [...walked.failures];
-      const pages = walked.pages;
-      const lastNumber = pages.length;
-      pages.forEach((page, index) => {
-        const request = describeRequest(page.exchange);
-        const fail = (message: string, expected: string, actual: unknown) =>
-          failures.push({ message, request, expected, actual: JSON.stringify(actual) });
-        for (const [name, link] of Object.entries(page.links) as [string, string | null][]) {
-          if (link !== null && !/^https?:\/\/[^/]/.test(link))
-            fail(`links.${name} is not absolute`, 'an absolute http(s) URL', link);
-        }
-        if (pageNumberOf(page.links.first) !== 1)
-          fail('links.first is not page 1', 'page=1', page.links.first);
-        if (pageNumberOf(page.links.last) !== lastNumber) {
-          fail(
-            'links.last disagrees with where next runs out',
-            `page=${String(lastNumber)}`,
-            page.links.last,
-          );
-        }
-        if (index === 0 && page.links.prev !== null)
-          fail('links.prev is not null on page 1', 'null', page.links.prev);
-        if (index > 0 && pageNumberOf(page.links.prev ?? '') !== index) {
-          fail(
-            'links.prev does not point at the page before',
-            `page=${String(index)}`,
-            page.links.prev,
-          );
-        }
-        if (index === pages.length - 1 && page.links.next !== null) {
-          fail('links.next is not null on the last page', 'null', page.links.next);
-        }
-      });
-      // The page after the last is empty, with no next.
-      const past = await firstPage(
-        context,
-        withQuery(collection.path, { limit, page: lastNumber + 1 }),
-      );
-      if (isFailure(past)) failures.push(past);
-      else if (past.data.length > 0 || past.links.next !== null) {
+      const failures: Failure[] = [];
+      for (const query of linkWalks(context, collection)) {
+        const walked = await context.walk(withQuery(collection.path, query), context.primary);
+        failures.push(...(await linkFailures(context, collection, walked)));
+      }
+      // A list that nothing matches: one empty page, no neighbours.
+      const empty = withQuery(collection.path, { name: 'zq-no-such-name-zq' });
+      const page = readPage(await context.client.request({ path: empty, as: context.primary }));
+      if (isFailure(page)) failures.push(page);
+      else if (page.data.length > 0 || page.links.prev !== null || page.links.next !== null) {
         failures.push(
-          failureOf(past.exchange, 'A page past the end is not empty', 'empty data, next null'),
+          failureOf(
+            page.exchange,
+            'An empty list is not one empty page',
+            'data [], prev and next null',
+          ),
         );
       }
-      return failures;
+      return found(failures.slice(0, 10));
+    },
+  };
+}
+
+function pageNumberOf(link: string | null, page: ListPage): number | undefined {
+  if (link === null) return undefined;
+  const value = new URL(link, page.exchange.url).searchParams.get('page');
+  return value === null ? undefined : Number(value);
+}
+
+function linksAsStandIn(collection: Collection): Check {
+  return {
+    id: `pagination.${collection.name}.links-absolute`,
+    title: `${collection.path}: links are absolute, keep the filters and limit, and name their page`,
+    level: 'stand-in',
+    source: 'PRODUCT.md: links',
+    needs: [],
+    async run(context) {
+      const failures: Failure[] = [];
+      // The default limit is asked for by leaving it out: the links must still write it.
+      const walks: [Query, Query][] = [
+        ...linkWalks(context, collection).map((query): [Query, Query] => [query, query]),
+        [{}, { limit: DEFAULT_LIMIT }],
+      ];
+      for (const [asked, query] of walks) {
+        const walked = await context.walk(withQuery(collection.path, asked), context.primary);
+        const lastNumber = Math.max(1, Math.ceil(walked.items.length / Number(query['limit'])));
+        for (const [index, page] of walked.pages.entries()) {
+          const wanted: Record<(typeof LINK_NAMES)[number], number | null> = {
+            first: 1,
+            last: lastNumber,
+            prev: index === 0 ? null : index,
+            next: index === walked.pages.length - 1 ? null : index + 2,
+          };
+          for (const name of LINK_NAMES) {
+            const link = page.links[name];
+            const number = wanted[name];
+            if (link === null || number === null) continue;
+            const problem = standInLinkProblem(link, { ...query, page: number });
+            if (problem !== undefined) {
+              failures.push({
+                message: `links.${name} ${problem}; the stand-in's links are absolute URLs with every filter, the limit and the page`,
+                request: describeRequest(page.exchange),
+                expected: withQuery(collection.path, { ...query, page: number }),
+                actual: link,
+              });
+            }
+          }
+          if (failures.length >= 10) break;
+        }
+      }
+      return found(failures.slice(0, 10));
+    },
+  };
+}
+
+/** What keeps a link from being the stand-in's link to the page with `query`, if anything. */
+function standInLinkProblem(link: string, query: Query): string | undefined {
+  if (!/^https?:\/\/[^/]/.test(link)) return 'is not an absolute URL';
+  const params = new URL(link).searchParams;
+  for (const [name, value] of Object.entries(query)) {
+    if (params.get(name) !== String(value)) {
+      return `has ${name}=${params.get(name) ?? '(none)'}, not ${name}=${String(value)}`;
+    }
+  }
+  return undefined;
+}
+
+function pastTheEnd(collection: Collection): Check {
+  return {
+    id: `pagination.${collection.name}.past-the-end`,
+    title: `${collection.path}: a page past the end holds no items and no next (or is a 4xx)`,
+    level: 'interface',
+    source: 'interface: Pagination, paging rule 3; RFC 9110 §15.5',
+    needs: [],
+    async run(context) {
+      const failures: Failure[] = [];
+      const total = learnedItems(context, collection).length;
+      const limit = threePageLimit(total);
+      for (const page of [Math.max(1, Math.ceil(total / limit)) + 1, 100_000]) {
+        const path = withQuery(collection.path, { limit, page });
+        const exchange = await context.client.request({ path, as: context.primary });
+        const status = exchange.kind === 'response' ? exchange.response.status : 0;
+        if (status >= 400 && status < 500) continue;
+        const read = readPage(exchange);
+        if (isFailure(read)) failures.push({ ...read, expected: '200 with no items, or a 4xx' });
+        else if (read.data.length > 0 || read.links.next !== null) {
+          failures.push(
+            failureOf(
+              exchange,
+              'A page past the end has items or a next link',
+              'data [], next null',
+            ),
+          );
+        }
+      }
+      return found(failures);
+    },
+  };
+}
+
+function pastTheEndAsStandIn(collection: Collection): Check {
+  return {
+    id: `pagination.${collection.name}.past-the-end-empty`,
+    title: `${collection.path}: a page past the end is 200 with no items, next null, prev the last page`,
+    level: 'stand-in',
+    source: 'PRODUCT.md: page past the end',
+    needs: [],
+    async run(context) {
+      const total = learnedItems(context, collection).length;
+      const limit = threePageLimit(total);
+      const last = Math.max(1, Math.ceil(total / limit));
+      const path = withQuery(collection.path, { limit, page: last + 1 });
+      const exchange = await context.client.request({ path, as: context.primary });
+      const read = readPage(exchange);
+      const prev = isFailure(read) ? undefined : pageNumberOf(read.links.prev, read);
+      if (!isFailure(read) && read.data.length === 0 && read.links.next === null && prev === last) {
+        return found([]);
+      }
+      return found([
+        failureOf(
+          exchange,
+          `A page past the end is not what the stand-in answers (200, empty data, next null, prev page ${String(last)})`,
+          `200 {data: [], links: {next: null, prev: …page=${String(last)}}}`,
+        ),
+      ]);
     },
   };
 }
@@ -180,5 +420,9 @@ function links(collection: Collection): Check {
 export const paginationChecks: readonly Check[] = COLLECTIONS.flatMap((collection) => [
   pageSize(collection),
   walksAll(collection),
+  orderById(collection),
   links(collection),
+  linksAsStandIn(collection),
+  pastTheEnd(collection),
+  pastTheEndAsStandIn(collection),
 ]);

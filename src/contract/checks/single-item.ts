@@ -1,8 +1,9 @@
-/** @module The single endpoint agrees with the list, and an unknown id is a 404. */
+/** @module The single endpoint agrees with the list, an unknown id is a 404, a bad id a 4xx. */
 import { isDeepStrictEqual } from 'node:util';
-import type { AccessLevel } from '../../access/access-level.ts';
 import type { Check, CheckContext, Failure } from '../check.ts';
-import { failureOf } from '../describe-exchange.ts';
+import { found } from '../check.ts';
+import { failureOf, statusOf } from '../describe-exchange.ts';
+import type { TokenLevel } from '../target-client.ts';
 import { COLLECTIONS, idOf, type Collection, type Item } from '../walk.ts';
 
 /** Up to `count` items spread over the list, first and last included. */
@@ -14,12 +15,23 @@ export function sample<T>(items: readonly T[], count: number): T[] {
   );
 }
 
+/** The list as `level` saw it; products are walked once more for the other level. */
+async function listAs(
+  context: CheckContext,
+  collection: Collection,
+  level: TokenLevel,
+): Promise<readonly Item[]> {
+  if (collection.name === 'stock') return context.learned.stock.get(level) ?? [];
+  if (level === context.primary) return context.learned.products;
+  return (await context.walk(`${collection.path}?limit=100`, level)).items;
+}
+
 async function compareSingles(
   context: CheckContext,
   collection: Collection,
-  level: AccessLevel,
-  items: readonly Item[],
+  level: TokenLevel,
 ): Promise<Failure[]> {
+  const items = await listAs(context, collection, level);
   const results = await Promise.all(
     sample(items, 20).map(async (item): Promise<Failure[]> => {
       const id = idOf(collection, item);
@@ -34,7 +46,13 @@ async function compareSingles(
       const data = (exchange.response.body as { data?: unknown } | undefined)?.data;
       return isDeepStrictEqual(data, item)
         ? []
-        : [failureOf(exchange, 'The single item differs from the list item', JSON.stringify(item))];
+        : [
+            failureOf(
+              exchange,
+              `The single item differs from the list item (${level} token)`,
+              JSON.stringify({ data: item }),
+            ),
+          ];
     }),
   );
   return results.flat();
@@ -43,37 +61,81 @@ async function compareSingles(
 function matchesList(collection: Collection): Check {
   return {
     id: `single.${collection.name}.matches-list`,
-    title: `${collection.path}/{id} equals the item in the list, and an unknown id is a 404`,
+    title: `${collection.path}/{id} equals the item in the list, for each level`,
+    level: 'interface',
+    source: `interface: GET /v1/stock/:id`,
     needs: [],
     async run(context) {
       const failures: Failure[] = [];
-      if (collection.name === 'stock') {
-        for (const level of context.levels) {
-          failures.push(
-            ...(await compareSingles(
-              context,
-              collection,
-              level,
-              context.learned.stock.get(level) ?? [],
-            )),
-          );
-        }
-      } else {
-        failures.push(
-          ...(await compareSingles(context, collection, context.primary, context.learned.products)),
-        );
+      for (const level of context.levels) {
+        failures.push(...(await compareSingles(context, collection, level)));
       }
+      return found(failures.slice(0, 10));
+    },
+  };
+}
+
+function unknownId(collection: Collection): Check {
+  return {
+    id: `single.${collection.name}.unknown-id`,
+    title: `${collection.path}/{id} of an id that no product has is a 404`,
+    level: 'interface',
+    source: 'RFC 9110 §15.5.5',
+    needs: [],
+    async run(context) {
       const unknown = Math.max(0, ...context.learned.ids) + 1;
       const exchange = await context.client.request({
         path: `${collection.path}/${String(unknown)}`,
         as: context.primary,
       });
-      if (exchange.kind === 'no-response' || exchange.response.status !== 404) {
-        failures.push(failureOf(exchange, 'An id that no product has is not a 404', '404'));
-      }
-      return failures;
+      return found(
+        statusOf(exchange) === 404
+          ? []
+          : [failureOf(exchange, 'An id that no product has is not a 404', '404')],
+      );
     },
   };
 }
 
-export const singleItemChecks: readonly Check[] = COLLECTIONS.map(matchesList);
+const BAD_IDS = ['0', '-1', 'abc', '1.5', '1e3'];
+
+function badIds(collection: Collection, standIn: boolean): Check {
+  return {
+    id: `single.${collection.name}.bad-id${standIn ? '-400' : ''}`,
+    title: standIn
+      ? `${collection.path}/{id} with an id that is not a positive integer is a 400`
+      : `${collection.path}/{id} with an id that is not a positive integer is a 4xx`,
+    level: standIn ? 'stand-in' : 'interface',
+    source: standIn ? 'PRODUCT.md: path id that is not a positive integer' : 'RFC 9110 §15.5',
+    needs: [],
+    async run(context) {
+      const results = await Promise.all(
+        BAD_IDS.map(async (id) => {
+          const exchange = await context.client.request({
+            path: `${collection.path}/${id}`,
+            as: context.primary,
+          });
+          const status = statusOf(exchange) ?? 0;
+          const ok = standIn ? status === 400 : status >= 400 && status < 500;
+          return ok
+            ? []
+            : [
+                failureOf(
+                  exchange,
+                  `The id ${JSON.stringify(id)} is not refused`,
+                  standIn ? '400' : '4xx',
+                ),
+              ];
+        }),
+      );
+      return found(results.flat());
+    },
+  };
+}
+
+export const singleItemChecks: readonly Check[] = COLLECTIONS.flatMap((collection) => [
+  matchesList(collection),
+  unknownId(collection),
+  badIds(collection, false),
+  badIds(collection, true),
+]);

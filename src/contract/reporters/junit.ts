@@ -13,11 +13,27 @@ export function renderJunit(report: Report): string {
     const skipped = results.filter((r) => r.outcome.kind === 'skipped').length;
     const time = results.reduce((sum, r) => sum + r.ms, 0) / 1000;
     const cases = results.map((result) => {
-      const open = `    <testcase classname="stockmock.contract.${escape(group)}" name="${escape(result.id)}" time="${(result.ms / 1000).toFixed(3)}"`;
+      const open = `    <testcase classname="stockmock.contract.${escape(group)}" name="${escape(result.id)}" time="${(result.ms / 1000).toFixed(3)}">`;
+      // Level and source as properties (JUnit 5 and most CI readers show them), and in the text.
+      const properties = [
+        '      <properties>',
+        `        <property name="level" value="${escape(result.level)}"/>`,
+        `        <property name="source" value="${escape(result.source)}"/>`,
+        ...(result.observed === undefined
+          ? []
+          : [`        <property name="observed" value="${escape(result.observed)}"/>`]),
+        '      </properties>',
+      ].join('\n');
+      const close = '    </testcase>';
       const { outcome } = result;
-      if (outcome.kind === 'passed') return `${open}/>`;
+      if (outcome.kind === 'passed') return [open, properties, close].join('\n');
       if (outcome.kind === 'skipped')
-        return `${open}>\n      <skipped message="${escape(outcome.reason)}"/>\n    </testcase>`;
+        return [
+          open,
+          properties,
+          `      <skipped message="${escape(outcome.reason)}"/>`,
+          close,
+        ].join('\n');
       const text = outcome.failures
         .map((f) =>
           [
@@ -31,7 +47,13 @@ export function renderJunit(report: Report): string {
         )
         .join('\n\n');
       const message = outcome.failures[0]?.message ?? 'failed';
-      return `${open}>\n      <failure message="${escape(message)}" type="contract">${escape(text)}</failure>\n    </testcase>`;
+      const source = `[${result.level}: ${result.source}]`;
+      // A difference from the stand-in passes at the interface level: it is told, not failed.
+      const body =
+        outcome.kind === 'differs'
+          ? `      <system-out>${escape(`differs from the stand-in ${source}\n${text}`)}</system-out>`
+          : `      <failure message="${escape(message)}" type="contract">${escape(`${source}\n${text}`)}</failure>`;
+      return [open, properties, body, close].join('\n');
     });
     return [
       `  <testsuite name="${escape(group)}" tests="${String(results.length)}" failures="${String(failures)}" errors="0" skipped="${String(skipped)}" time="${time.toFixed(3)}">`,

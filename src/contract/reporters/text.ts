@@ -1,12 +1,15 @@
 /** @module The readable summary: grouped by check, each failure with request, expected and actual. */
-import type { Failure } from '../check.ts';
+import type { CheckResult, Failure } from '../check.ts';
 import type { Report } from '../run-contract.ts';
 
 /** At most this many failures are printed per check; the count says how many there were. */
 const SHOWN_PER_CHECK = 5;
 
 export function renderText(report: Report): string {
-  const lines: string[] = [`stockmock contract ${report.target} (seed ${String(report.seed)})`, ''];
+  const lines: string[] = [
+    `stockmock contract ${report.target} (seed ${String(report.seed)}; judged at the ${report.level} level)`,
+    '',
+  ];
   let group = '';
   for (const result of report.results) {
     const head = result.id.split('.')[0] ?? result.id;
@@ -15,25 +18,56 @@ export function renderText(report: Report): string {
       lines.push(head);
     }
     const { outcome } = result;
+    const tag = `[${result.level}: ${result.source}]`;
     if (outcome.kind === 'passed') lines.push(`  ✓ ${result.id}  ${result.title}`);
     if (outcome.kind === 'skipped') lines.push(`  - ${result.id}  skipped: ${outcome.reason}`);
+    if (outcome.kind === 'differs')
+      lines.push(`  ~ ${result.id}  differs from the stand-in (below)`);
     if (outcome.kind === 'failed') {
-      lines.push(`  ✗ ${result.id}  ${result.title}`);
-      for (const failure of outcome.failures.slice(0, SHOWN_PER_CHECK))
-        lines.push(...renderFailure(failure));
-      const hidden = outcome.failures.length - SHOWN_PER_CHECK;
-      if (hidden > 0) lines.push(`      … and ${String(hidden)} more`);
+      lines.push(`  ✗ ${result.id}  ${result.title}`, `      ${tag}`);
+      lines.push(...renderFailures(outcome.failures));
     }
+    if (result.observed !== undefined) lines.push(`      seen: ${result.observed}`);
+  }
+  const differing = report.results.filter((result) => result.outcome.kind === 'differs');
+  if (differing.length > 0) {
+    lines.push(
+      '',
+      'Differs from the stand-in: the interface allows these, but a client built against stockmock',
+      'will meet them (make the stand-in match with its compatibility settings).',
+      ...differing.flatMap(renderDifference),
+    );
   }
   lines.push('', `${String(report.requests)} requests in ${String(report.ms)} ms`);
+  if (differing.length > 0) {
+    const count =
+      differing.length === 1 ? '1 check differs' : `${String(differing.length)} checks differ`;
+    lines.push(`${count} from the stand-in (not failures at the interface level)`);
+  }
   lines.push(summaryLine(report), '');
   return lines.join('\n');
+}
+
+function renderDifference(result: CheckResult): string[] {
+  const failures = result.outcome.kind === 'differs' ? result.outcome.failures : [];
+  return [
+    `  ~ ${result.id}  ${result.title}`,
+    `      [${result.source}]`,
+    ...renderFailures(failures),
+  ];
 }
 
 /** `N passed, M failed` (`, K skipped` where some were): the line CI systems read. */
 export function summaryLine(report: Report): string {
   const line = `${String(report.passed)} passed, ${String(report.failed)} failed`;
   return report.skipped > 0 ? `${line}, ${String(report.skipped)} skipped` : line;
+}
+
+function renderFailures(failures: readonly Failure[]): string[] {
+  const lines = failures.slice(0, SHOWN_PER_CHECK).flatMap(renderFailure);
+  const hidden = failures.length - SHOWN_PER_CHECK;
+  if (hidden > 0) lines.push(`      … and ${String(hidden)} more`);
+  return lines;
 }
 
 function renderFailure(failure: Failure): string[] {

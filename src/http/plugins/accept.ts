@@ -16,7 +16,25 @@ declare module 'fastify' {
 export function accepts(accept: string | undefined, produces: readonly string[]): boolean {
   // The common answers, without parsing: what clients send almost always.
   if (accept === undefined || accept === '*/*' || produces.includes(accept)) return true;
-  return new Negotiator({ headers: { accept } }).mediaTypes([...produces]).length > 0;
+  const weighed = withoutMediaTypeParameters(accept);
+  return new Negotiator({ headers: { accept: weighed } }).mediaTypes([...produces]).length > 0;
+}
+
+/**
+ * The Accept header with only the weights of its ranges. Negotiator matches parameters
+ * exactly, so `application/json; charset=utf-8` (Spring's usual form) would not match the
+ * parameterless `application/json` we produce; RFC 9110 §12.5.1 lets parameters narrow a
+ * range but never exclude the type itself. `q=0` still excludes.
+ */
+function withoutMediaTypeParameters(accept: string): string {
+  return accept
+    .split(',')
+    .map((range) => {
+      const [type = '', ...parameters] = range.split(';');
+      const weight = parameters.map((p) => p.trim()).find((p) => /^q=/i.test(p));
+      return weight === undefined ? type.trim() : `${type.trim()};${weight}`;
+    })
+    .join(', ');
 }
 
 export default fp(

@@ -1,0 +1,22 @@
+/**
+ * @module The checker's own case folding, written apart from the server's on purpose: a bug in
+ * the stand-in's folding must not move its judge with it.
+ */
+
+/**
+ * PRODUCT.md's "Unicode-aware case folding": canonically composed text, upper- then lower-cased
+ * (so `ß` meets `SS`), with the final sigma `ς` as `σ` (CaseFolding.txt folds both to `σ`).
+ */
+export function foldCase(text: string): string {
+  return text.normalize('NFC').toUpperCase().toLowerCase().replaceAll('ς', 'σ').normalize('NFC');
+}
+
+/**
+ * The loosest match a correct service could make of a literal substring: compatibility forms
+ * decomposed, accents dropped, case folded. What a name filter keeps must match this much.
+ */
+export function foldLoosely(text: string): string {
+  return foldCase(text.normalize('NFKD').replaceAll(/\p{M}/gu, ''))
+    .normalize('NFKD')
+    .replaceAll(/\p{M}/gu, '');
+}
