@@ -1,4 +1,5 @@
 /** The checker against stockmock itself: it passes the real thing and catches every mutant. */
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,10 @@ import {
   STATUS_TOKEN,
 } from '../helpers/test-app.ts';
 import { MUTANTS } from './mutants.ts';
+
+function escapeRegExp(text: string): string {
+  return text.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 const BOTH = { status: STATUS_TOKEN, quantity: QUANTITY_TOKEN };
 
@@ -77,6 +82,15 @@ describe('against a correct stockmock', () => {
       new Set(['interface', 'stand-in']),
     );
     expect(report.results.every((result) => result.source.length > 0)).toBe(true);
+    // The README's check table names each check with its level and source.
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const result of report.results) {
+      expect(readme).toMatch(
+        new RegExp(
+          `\\| \`${result.id.replaceAll('.', '\\.')}\` +\\| ${result.level} +\\| ${escapeRegExp(result.source)} +\\|`,
+        ),
+      );
+    }
     const reading = report.results.find((result) => result.id === 'reading.consistent');
     expect(reading?.observed).toBe(
       'the absolute level is named `quantity`, product_id is an integer',
