@@ -90,7 +90,7 @@ async function compareFiltered(
  */
 export function pickNeedles(names: readonly string[]): string[] {
   const fromNames = new Set<string>();
-  for (const name of names.slice(0, 200)) {
+  for (const name of names.slice(0, 40)) {
     const word = name.split(/\s+/).find((part) => part.length >= 3);
     if (word !== undefined) fromNames.add(word.toUpperCase());
     if (name.length >= 5) fromNames.add(name.slice(1, 4).toLowerCase());
@@ -121,8 +121,24 @@ interface NameVerdict {
   readonly folded: readonly number[];
 }
 
-/** Walks each needle once per run; both name checks judge the same walks. */
-async function nameVerdicts(context: CheckContext, collection: Collection): Promise<NameVerdict[]> {
+/** Each run's verdicts per collection: both name checks judge the same walks and foldings. */
+const verdictsOfRun = new WeakMap<CheckContext, Map<Collection, Promise<NameVerdict[]>>>();
+
+function nameVerdicts(context: CheckContext, collection: Collection): Promise<NameVerdict[]> {
+  const ofRun = verdictsOfRun.get(context) ?? new Map<Collection, Promise<NameVerdict[]>>();
+  verdictsOfRun.set(context, ofRun);
+  let verdicts = ofRun.get(collection);
+  if (verdicts === undefined) {
+    verdicts = computeNameVerdicts(context, collection);
+    ofRun.set(collection, verdicts);
+  }
+  return verdicts;
+}
+
+async function computeNameVerdicts(
+  context: CheckContext,
+  collection: Collection,
+): Promise<NameVerdict[]> {
   const listed = entries(context, collection);
   const composed = listed.map((entry) => entry.name.normalize('NFC'));
   const folded = listed.map((entry) => foldCase(entry.name));
