@@ -69,6 +69,8 @@ function createConformance(spec: LoadedSpec, basePath: string) {
   const asInterface: Failure[] = [];
   const asStandIn: Failure[] = [];
   const unanswered: Failure[] = [];
+  /** The `type` of every problem body seen, with how often: reported, never judged. */
+  const problemTypes = new Map<string, number>();
   let waiting: Exchange[] | undefined = [];
   let interfaceValidator: ResponseValidator | undefined;
   let standInValidator: ResponseValidator | undefined;
@@ -80,6 +82,10 @@ function createConformance(spec: LoadedSpec, basePath: string) {
     }
     const path = new URL(exchange.url).pathname.slice(basePath.length) || '/';
     const status = exchange.response.status;
+    const type = (exchange.response.body as { type?: unknown } | undefined)?.type;
+    if (status >= 400 && typeof type === 'string') {
+      problemTypes.set(type, (problemTypes.get(type) ?? 0) + 1);
+    }
     const findings = answerRuleFindings(exchange);
     if (status >= 200 && status < 300 && interfaceValidator !== undefined) {
       findings.push(...messages(interfaceValidator, exchange, path));
@@ -116,6 +122,9 @@ function createConformance(spec: LoadedSpec, basePath: string) {
             source: 'interface: Resources and their fields, List envelope; RFC 9110; RFC 9457 §3',
           },
           asInterface,
+          problemTypes.size === 0
+            ? undefined
+            : `problem types ${[...problemTypes.keys()].slice(0, 8).join(', ')}`,
         ),
         gathered(
           {
@@ -313,9 +322,11 @@ async function runCheck(check: Check, context: CheckContext): Promise<CheckResul
 function gathered(
   check: Pick<CheckResult, 'id' | 'title' | 'level' | 'source'>,
   failures: readonly Failure[],
+  observed?: string,
 ): CheckResult {
   return {
     ...check,
+    ...(observed === undefined ? {} : { observed }),
     ms: 0,
     outcome: failures.length === 0 ? { kind: 'passed' } : { kind: 'failed', failures },
   };
