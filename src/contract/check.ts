@@ -48,6 +48,8 @@ export interface CheckContext {
 export interface Findings {
   readonly failures: readonly Failure[];
   readonly observed?: string;
+  /** Why the check could not judge this target (the data it needs is not served). */
+  readonly skipped?: string;
 }
 
 export interface Check {

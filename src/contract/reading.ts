@@ -87,12 +87,34 @@ export async function interfaceSpec(spec: LoadedSpec, reading: Reading): Promise
         : { type: 'integer', minimum: 1 };
   }
   if (quantityView?.properties !== undefined) {
-    const level = STOCK_FIELDS.map((field) => quantityView.properties?.[field]).find(Boolean);
     const { product_id: id, status } = quantityView.properties;
-    if (level !== undefined && id !== undefined && status !== undefined) {
+    if (id !== undefined && status !== undefined) {
+      // An integer or null: the interface sets no lower bound (PRODUCT.md's ≥ 0 is a stand-in
+      // check), and says nothing against members beyond the three it lists.
+      const level: OpenAPIV3_1.SchemaObject = { type: ['integer', 'null'] };
       quantityView.properties = { product_id: id, [reading.stockField]: level, status };
       quantityView.required = ['product_id', reading.stockField, 'status'];
     }
+  }
+  for (const view of [quantityView, statusView]) {
+    if (view !== undefined) view.additionalProperties = true;
+  }
+  // Open views overlap, so one stock object may match both: any, not exactly one.
+  const stock = schemas['Stock'];
+  if (stock?.oneOf !== undefined) {
+    stock.anyOf = stock.oneOf;
+    delete stock.oneOf;
+  }
+  // A product record: the interface shows an `id` only, of either type (the open point).
+  const product = schemas['Product'];
+  if (product?.properties !== undefined) {
+    product.required = ['id'];
+    product.properties['id'] = {
+      oneOf: [
+        { type: 'integer', minimum: 1 },
+        { type: 'string', pattern: '^[1-9][0-9]*$' },
+      ],
+    };
   }
   const links = schemas['Links']?.properties;
   if (links !== undefined) {

@@ -301,6 +301,9 @@ async function runCheck(check: Check, context: CheckContext): Promise<CheckResul
   let observed: string | undefined;
   try {
     const findings = await check.run(context);
+    if (findings.skipped !== undefined) {
+      return { ...base, ms: 0, outcome: { kind: 'skipped', reason: findings.skipped } };
+    }
     failures = findings.failures;
     observed = findings.observed;
   } catch (error) {

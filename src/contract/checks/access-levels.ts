@@ -36,10 +36,12 @@ function levelProblem(context: CheckContext, item: Item, level: TokenLevel): str
   if (!(context.reading.stockField in item)) {
     return `a quantity token sees no ${context.reading.stockField}`;
   }
-  const valid = value === null || (Number.isInteger(value) && (value as number) >= 0);
+  // An integer, or null where the stock is unknown; PRODUCT.md adds ≥ 0 (a negative level may
+  // be a backorder: see quantityNotNegative).
+  const valid = value === null || Number.isInteger(value);
   return valid
     ? undefined
-    : `${context.reading.stockField} is ${JSON.stringify(value)}, not an integer ≥ 0 or null`;
+    : `${context.reading.stockField} is ${JSON.stringify(value)}, not an integer or null`;
 }
 
 async function singles(
@@ -114,7 +116,7 @@ const statusHidesQuantity: Check = {
 
 const quantityShowsQuantity: Check = {
   id: 'access.quantity-shows-quantity',
-  title: 'A quantity token sees the absolute level (an integer ≥ 0, or null) on every stock item',
+  title: 'A quantity token sees the absolute level (an integer, or null) on every stock item',
   level: 'interface',
   source: 'interface: Authentication; Stock object',
   needs: ['quantity'],
@@ -188,7 +190,7 @@ function contradiction(quantity: unknown, status: unknown): string | undefined {
     return `the stock is known (${String(quantity)}) but the status says it is unknown`;
   if (quantity > 0 && status === 'out_of_stock')
     return `${String(quantity)} in stock but the status says none`;
-  if (quantity === 0 && status === 'available')
+  if (quantity <= 0 && status === 'available')
     return 'none in stock but the status says it can be ordered';
   return undefined;
 }
@@ -213,6 +215,27 @@ const statusMatchesQuantity: Check = {
       }
     }
     return found(failures);
+  },
+};
+
+const quantityNotNegative: Check = {
+  id: 'access.quantity-not-negative',
+  title: 'The absolute level is never below 0',
+  level: 'stand-in',
+  source: 'PRODUCT.md: `quantity` when stock is unknown (otherwise an integer ≥ 0)',
+  needs: ['quantity'],
+  async run(context) {
+    const field = context.reading.stockField;
+    const negative = (context.learned.stock.get('quantity') ?? []).filter(
+      (item) => typeof item[field] === 'number' && item[field] < 0,
+    );
+    return found(
+      negative.slice(0, 3).map((item) => ({
+        message: `Product ${String(idOf(STOCK, item))} has a negative ${field}; the stand-in's is never below 0`,
+        request: `${LIST_REQUEST} (quantity token)`,
+        actual: JSON.stringify(item),
+      })),
+    );
   },
 };
 
@@ -264,4 +287,5 @@ export const accessLevelChecks: readonly Check[] = [
   quantityShowsQuantity,
   levelsAgree,
   statusMatchesQuantity,
+  quantityNotNegative,
 ];

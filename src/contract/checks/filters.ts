@@ -1,5 +1,5 @@
 /** @module Each filter keeps exactly the matching items: judged against the unfiltered walk. */
-import type { Check, CheckContext, Failure, Findings } from '../check.ts';
+import type { Check, CheckContext, Failure, Findings, Level } from '../check.ts';
 import { found } from '../check.ts';
 import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
 import {
@@ -20,6 +20,19 @@ type Query = Readonly<Record<string, string | number>>;
 
 /** Characters that regular expressions, SQL LIKE or globs treat as special: each must be literal. */
 const SPECIAL_NEEDLES = ['%', '_', '*', '?', '.', '(', '[', '\\', '^', '$', '+', '|', '.*', '%a'];
+
+/** The interface gives /v1/stock its filters; /v1/products has them by PRODUCT.md's decision. */
+function filterLevel(collection: Collection, source: string): { level: Level; source: string } {
+  return collection === STOCK
+    ? { level: 'interface', source }
+    : { level: 'stand-in', source: 'PRODUCT.md: /v1/products payload (same filters)' };
+}
+
+/** Names come from /v1/products (PRODUCT.md's records); a service without them cannot be judged. */
+const NO_NAMES: Findings = {
+  failures: [],
+  skipped: 'the product records give no `name` to judge the name filter with',
+};
 
 /** Learned items with their id and name (a stock item's name comes from the product list). */
 function entries(context: CheckContext, collection: Collection) {
@@ -95,19 +108,31 @@ export function pickNeedles(names: readonly string[]): string[] {
     if (word !== undefined) fromNames.add(word.toUpperCase());
     if (name.length >= 5) fromNames.add(name.slice(1, 4).toLowerCase());
   }
+  // Words with letters beyond ASCII, in the other case: `STRASSE` for `Straße`, `élan` for `ÉLAN`.
+  const unicode = new Set<string>();
   const rare = new Set<string>();
   for (const name of names) {
-    for (const char of name) {
-      if (/[^\p{L}\p{N}\s]/u.test(char)) rare.add(char);
-      if (/[^\p{ASCII}]/u.test(char) && char.toUpperCase() !== char) rare.add(char.toUpperCase());
+    for (const word of name.split(/\s+/)) {
+      if (unicode.size >= 8 || !/[^\p{ASCII}]/u.test(word) || !/\p{L}/u.test(word)) continue;
+      const swapped = word === word.toUpperCase() ? word.toLowerCase() : word.toUpperCase();
+      if (swapped !== word) unicode.add(swapped);
     }
-    if (rare.size > 12) break;
+    for (const char of name) {
+      // A combining mark alone is no needle: whether it matches depends on normalization.
+      if (rare.size < 12 && /[^\p{L}\p{M}\p{N}\s]/u.test(char)) rare.add(char);
+    }
   }
   const loose = names.map(foldLoosely);
-  const count = (needle: string) =>
-    loose.filter((name) => name.includes(foldLoosely(needle))).length;
-  const selective = [...fromNames].sort((a, b) => count(a) - count(b)).slice(0, 6);
-  return [...new Set([...selective, ...rare, ...SPECIAL_NEEDLES])];
+  const counts = new Map(
+    [...fromNames].map((needle) => {
+      const folded = foldLoosely(needle);
+      return [needle, loose.filter((name) => name.includes(folded)).length] as const;
+    }),
+  );
+  const selective = [...fromNames]
+    .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0))
+    .slice(0, 6);
+  return [...new Set([...selective, ...unicode, ...rare, ...SPECIAL_NEEDLES])];
 }
 
 interface NameVerdict {
@@ -140,7 +165,6 @@ async function computeNameVerdicts(
   collection: Collection,
 ): Promise<NameVerdict[]> {
   const listed = entries(context, collection);
-  const composed = listed.map((entry) => entry.name.normalize('NFC'));
   const folded = listed.map((entry) => foldCase(entry.name));
   const loose = listed.map((entry) => foldLoosely(entry.name));
   const idsWhere = (names: readonly string[], needle: string) =>
@@ -151,7 +175,11 @@ async function computeNameVerdicts(
       return {
         needle,
         filtered: await walkFiltered(context, collection, { name: needle }, looseIds.length),
-        exact: idsWhere(composed, needle.normalize('NFC')),
+        // Code point for code point: a literal filter that does not normalize still keeps these.
+        exact: idsWhere(
+          listed.map((entry) => entry.name),
+          needle,
+        ),
         loose: looseIds,
         folded: idsWhere(folded, foldCase(needle)),
       };
@@ -174,10 +202,10 @@ function nameFilter(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.name`,
     title: `${collection.path}?name=…: a literal substring of the name (any case rule)`,
-    level: 'interface',
-    source: 'interface: GET /v1/stock, `name` (substring match)',
+    ...filterLevel(collection, 'interface: GET /v1/stock, `name` (substring match)'),
     needs: [],
     async run(context): Promise<Findings> {
+      if (context.learned.names.size === 0) return NO_NAMES;
       const verdicts = await nameVerdicts(context, collection);
       const failures: Failure[] = [];
       for (const { needle, filtered, exact, loose } of verdicts) {
@@ -218,6 +246,7 @@ function nameFolding(collection: Collection): Check {
     source: 'PRODUCT.md: `name` filter',
     needs: [],
     async run(context) {
+      if (context.learned.names.size === 0) return NO_NAMES;
       const verdicts = await nameVerdicts(context, collection);
       const failures = verdicts
         .filter((v) => v.filtered.failures.length === 0 && !sameSet(v.filtered.got, v.folded))
@@ -252,8 +281,7 @@ function idFilter(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.id`,
     title: `${collection.path}?id=…: exactly the product with that id`,
-    level: 'interface',
-    source: 'interface: GET /v1/stock, `id`',
+    ...filterLevel(collection, 'interface: GET /v1/stock, `id`'),
     needs: [],
     async run(context) {
       const ids = context.learned.ids;
@@ -273,10 +301,13 @@ function combinedFilters(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.combined`,
     title: `${collection.path} with two filters: both apply`,
-    level: 'interface',
-    source: 'interface: GET /v1/stock, query parameters (each filters the list)',
+    ...filterLevel(
+      collection,
+      'interface: GET /v1/stock, query parameters (each filters the list)',
+    ),
     needs: [],
     async run(context) {
+      if (context.learned.names.size === 0) return NO_NAMES;
       const listed = entries(context, collection);
       // A piece of a served name as written: whatever the case rule, its own item matches.
       const needle = listed.find((entry) => entry.name.length >= 4)?.name.slice(0, 3);

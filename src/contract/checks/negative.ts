@@ -145,11 +145,26 @@ const invalidAsStandIn: Check = {
       context,
       queries.map((query) => `/v1/stock?${query}`),
     );
+    // Two bad values at once: `errors` names each of them, not only the first.
+    const [both] = await ask(context, ['/v1/stock?limit=0&page=0']);
+    const named = both === undefined ? [] : namedParameters(both);
+    const missing = ['limit', 'page'].filter((name) => !named.includes(name));
+    const twice =
+      both !== undefined && statusOf(both) === 400 && missing.length > 0
+        ? [
+            failureOf(
+              both,
+              `The 400's \`errors\` does not name ${missing.join(' and ')}; the stand-in's names each bad parameter`,
+            ),
+          ]
+        : [];
     return found(
-      exchanges.flatMap((exchange, index) => {
-        const parameter = (queries[index] ?? '').split('=')[0] ?? '';
-        return refusedAsStandIn(exchange, parameter, queries[index] ?? '');
-      }),
+      exchanges
+        .flatMap((exchange, index) => {
+          const parameter = (queries[index] ?? '').split('=')[0] ?? '';
+          return refusedAsStandIn(exchange, parameter, queries[index] ?? '');
+        })
+        .concat(twice),
     );
   },
 };

@@ -70,16 +70,19 @@ function linkWalks(context: CheckContext, collection: Collection): Query[] {
     if (status !== undefined && count !== undefined && count >= 2) {
       walks.push({ status, limit: threePageLimit(count) });
     }
-  } else {
-    const names = [...context.learned.names.values()];
-    const letter = ['a', 'e', 'i', 'o', 'r', 's', 't', 'n'].sort(
-      (a, b) =>
-        names.filter((name) => name.toLowerCase().includes(b)).length -
-        names.filter((name) => name.toLowerCase().includes(a)).length,
-    )[0];
-    const count = names.filter((name) => name.toLowerCase().includes(letter ?? '')).length;
-    if (letter !== undefined && count >= 2)
-      walks.push({ name: letter, limit: threePageLimit(count) });
+  }
+  // A name filter too: its links must keep it. The rarest common letter keeps the walk short.
+  const names = [...context.learned.names.values()].map((name) => name.toLowerCase());
+  const [letter, count] =
+    ['a', 'e', 'i', 'o', 'r', 's', 't', 'n']
+      .map(
+        (candidate) =>
+          [candidate, names.filter((name) => name.includes(candidate)).length] as const,
+      )
+      .filter(([, matches]) => matches >= 3)
+      .sort((a, b) => a[1] - b[1])[0] ?? [];
+  if (letter !== undefined && count !== undefined) {
+    walks.push({ name: letter, limit: threePageLimit(count) });
   }
   return walks;
 }
@@ -273,22 +276,45 @@ function links(collection: Collection): Check {
         const walked = await context.walk(withQuery(collection.path, query), context.primary);
         failures.push(...(await linkFailures(context, collection, walked)));
       }
-      // A list that nothing matches: one empty page, no neighbours.
-      const empty = withQuery(collection.path, { name: 'zq-no-such-name-zq' });
-      const page = readPage(await context.client.request({ path: empty, as: context.primary }));
-      if (isFailure(page)) failures.push(page);
-      else if (page.data.length > 0 || page.links.prev !== null || page.links.next !== null) {
-        failures.push(
-          failureOf(
-            page.exchange,
-            'An empty list is not one empty page',
-            'data [], prev and next null',
-          ),
-        );
-      }
+      if (collection === STOCK) failures.push(...(await emptyListFailures(context)));
       return found(failures.slice(0, 10));
     },
   };
+}
+
+/**
+ * A list that nothing matches (a name filter, which the interface gives /v1/stock): one empty
+ * page, no neighbours, and a `first` or `last`, where given, that leads to an empty page too.
+ */
+async function emptyListFailures(context: CheckContext): Promise<Failure[]> {
+  const empty = withQuery(STOCK.path, { name: 'zq-no-such-name-zq' });
+  const page = readPage(await context.client.request({ path: empty, as: context.primary }));
+  if (isFailure(page)) return [page];
+  if (page.data.length > 0 || page.links.prev !== null || page.links.next !== null) {
+    return [
+      failureOf(
+        page.exchange,
+        'An empty list is not one empty page',
+        'data [], prev and next null',
+      ),
+    ];
+  }
+  const failures: Failure[] = [];
+  for (const name of ['first', 'last'] as const) {
+    const link = page.links[name];
+    if (link === null) continue;
+    const reached = readPage(
+      await context.client.request({ path: resolveLink(link, page), as: context.primary }),
+    );
+    if (isFailure(reached) || reached.data.length > 0) {
+      failures.push({
+        ...(isFailure(reached) ? reached : failureOf(reached.exchange, '')),
+        message: `links.${name} of an empty list leads to no empty list page`,
+        expected: '200 with data []',
+      });
+    }
+  }
+  return failures;
 }
 
 function pageNumberOf(link: string | null, page: ListPage): number | undefined {
@@ -325,7 +351,10 @@ function linksAsStandIn(collection: Collection): Check {
             const link = page.links[name];
             const number = wanted[name];
             if (link === null || number === null) continue;
-            const problem = standInLinkProblem(link, { ...query, page: number });
+            // PRODUCT.md: links keep the request's limit; one the request left out may be
+            // written as the default or left out too.
+            const optional = asked === query ? [] : ['limit'];
+            const problem = standInLinkProblem(link, { ...query, page: number }, optional);
             if (problem !== undefined) {
               failures.push({
                 message: `links.${name} ${problem}; the stand-in's links are absolute URLs with every filter, the limit and the page`,
@@ -344,10 +373,15 @@ function linksAsStandIn(collection: Collection): Check {
 }
 
 /** What keeps a link from being the stand-in's link to the page with `query`, if anything. */
-function standInLinkProblem(link: string, query: Query): string | undefined {
+function standInLinkProblem(
+  link: string,
+  query: Query,
+  optional: readonly string[],
+): string | undefined {
   if (!/^https?:\/\/[^/]/.test(link)) return 'is not an absolute URL';
   const params = new URL(link).searchParams;
   for (const [name, value] of Object.entries(query)) {
+    if (optional.includes(name) && !params.has(name)) continue;
     if (params.get(name) !== String(value)) {
       return `has ${name}=${params.get(name) ?? '(none)'}, not ${name}=${String(value)}`;
     }
@@ -372,13 +406,20 @@ function pastTheEnd(collection: Collection): Check {
         const status = exchange.kind === 'response' ? exchange.response.status : 0;
         if (status >= 400 && status < 500) continue;
         const read = readPage(exchange);
-        if (isFailure(read)) failures.push({ ...read, expected: '200 with no items, or a 4xx' });
-        else if (read.data.length > 0 || read.links.next !== null) {
+        if (isFailure(read)) {
+          failures.push({ ...read, expected: '200 with no items, or a 4xx' });
+          continue;
+        }
+        // Open: no items, or the last page again (a service may clamp the page); but no next.
+        const walked = await context.walk(withQuery(collection.path, { limit }), context.primary);
+        const lastItems = walked.pages.at(-1)?.data ?? [];
+        const clamped = sameIds(collection, read.data, lastItems);
+        if ((read.data.length > 0 && !clamped) || read.links.next !== null) {
           failures.push(
             failureOf(
               exchange,
-              'A page past the end has items or a next link',
-              'data [], next null',
+              'A page past the end has items of its own, or a next link',
+              'a 4xx, or 200 with no items (or the last page again) and next null',
             ),
           );
         }

@@ -1,10 +1,10 @@
 /** @module The single endpoint agrees with the list, an unknown id is a 404, a bad id a 4xx. */
 import { isDeepStrictEqual } from 'node:util';
-import type { Check, CheckContext, Failure } from '../check.ts';
+import type { Check, CheckContext, Failure, Level } from '../check.ts';
 import { found } from '../check.ts';
 import { failureOf, statusOf } from '../describe-exchange.ts';
 import type { TokenLevel } from '../target-client.ts';
-import { COLLECTIONS, idOf, type Collection, type Item } from '../walk.ts';
+import { COLLECTIONS, idOf, STOCK, type Collection, type Item } from '../walk.ts';
 
 /** Up to `count` items spread over the list, first and last included. */
 export function sample<T>(items: readonly T[], count: number): T[] {
@@ -62,8 +62,7 @@ function matchesList(collection: Collection): Check {
   return {
     id: `single.${collection.name}.matches-list`,
     title: `${collection.path}/{id} equals the item in the list, for each level`,
-    level: 'interface',
-    source: `interface: GET /v1/stock/:id`,
+    ...levelOf(collection),
     needs: [],
     async run(context) {
       const failures: Failure[] = [];
@@ -79,8 +78,9 @@ function unknownId(collection: Collection): Check {
   return {
     id: `single.${collection.name}.unknown-id`,
     title: `${collection.path}/{id} of an id that no product has is a 404`,
-    level: 'interface',
-    source: 'RFC 9110 §15.5.5',
+    ...(collection === STOCK
+      ? { level: 'interface' as const, source: 'interface: GET /v1/stock/:id; RFC 9110 §15.5.5' }
+      : levelOf(collection)),
     needs: [],
     async run(context) {
       const unknown = Math.max(0, ...context.learned.ids) + 1;
@@ -97,20 +97,40 @@ function unknownId(collection: Collection): Check {
   };
 }
 
-const BAD_IDS = ['0', '-1', 'abc', '1.5', '1e3'];
+/**
+ * Ids that are not positive integers, made from a real one: a lenient reader (parseInt, Number)
+ * turns `7.5`, `7abc` or `7e0` into a product that exists and answers 200.
+ */
+function badIds(context: CheckContext): string[] {
+  const id = String(context.learned.ids[0] ?? 1);
+  return ['0', `-${id}`, 'abc', `${id}.5`, `${id}abc`, `${id}e0`];
+}
 
-function badIds(collection: Collection, standIn: boolean): Check {
+/** The interface documents /v1/stock/:id; /v1/products/:id is PRODUCT.md's. */
+function levelOf(collection: Collection): { level: Level; source: string } {
+  return collection === STOCK
+    ? { level: 'interface', source: 'interface: GET /v1/stock/:id' }
+    : {
+        level: 'stand-in',
+        source: 'PRODUCT.md: /v1/products payload (`/v1/products/:id` returns one)',
+      };
+}
+
+function badIdCheck(collection: Collection, standIn: boolean): Check {
   return {
     id: `single.${collection.name}.bad-id${standIn ? '-400' : ''}`,
     title: standIn
       ? `${collection.path}/{id} with an id that is not a positive integer is a 400`
       : `${collection.path}/{id} with an id that is not a positive integer is a 4xx`,
-    level: standIn ? 'stand-in' : 'interface',
-    source: standIn ? 'PRODUCT.md: path id that is not a positive integer' : 'RFC 9110 §15.5',
+    ...(standIn
+      ? { level: 'stand-in' as const, source: 'PRODUCT.md: path id that is not a positive integer' }
+      : collection === STOCK
+        ? { level: 'interface' as const, source: 'interface: GET /v1/stock/:id; RFC 9110 §15.5' }
+        : levelOf(collection)),
     needs: [],
     async run(context) {
       const results = await Promise.all(
-        BAD_IDS.map(async (id) => {
+        badIds(context).map(async (id) => {
           const exchange = await context.client.request({
             path: `${collection.path}/${id}`,
             as: context.primary,
@@ -136,6 +156,6 @@ function badIds(collection: Collection, standIn: boolean): Check {
 export const singleItemChecks: readonly Check[] = COLLECTIONS.flatMap((collection) => [
   matchesList(collection),
   unknownId(collection),
-  badIds(collection, false),
-  badIds(collection, true),
+  badIdCheck(collection, false),
+  badIdCheck(collection, true),
 ]);

@@ -1,0 +1,236 @@
+/**
+ * The checker against servers written apart from it (test/contract/independent/, from the
+ * interface and PRODUCT.md alone): the reference passes both levels; each broken server is
+ * caught by the check that owns its rule; each correct-but-different server passes the
+ * interface level, with its difference reported, and fails the stand-in level naming the
+ * decision.
+ */
+import { describe, expect, it } from 'vitest';
+import { judgeAt, runContract, type Report } from '../../src/contract/run-contract.ts';
+import { shippedSpecOnce } from '../helpers/test-app.ts';
+import { INDEPENDENT_SERVERS, REFERENCE, type IndependentServer } from './independent/servers.ts';
+
+/** The check that owns the rule each server breaks, or the decision each one takes otherwise. */
+const CAUGHT_BY: Readonly<Record<string, string | readonly string[]>> = {
+  'HEAD sends a body': 'http.head',
+  'HEAD answers 405': 'http.head',
+  'HEAD answers 404 where GET answers 200': 'http.head',
+  'HEAD answers 200 where GET answers 404': 'http.head',
+  'HEAD has another content type than GET': 'http.head',
+  'POST answered like GET': 'http.other-methods',
+  'DELETE answers 404': 'http.other-methods',
+  '405 without Allow': ['http.other-methods', 'conformance.interface'],
+  'Allow does not list GET': ['http.other-methods', 'conformance.interface'],
+  'lowercase bearer scheme refused': 'http.auth-scheme',
+  'uppercase BEARER scheme refused': 'http.auth-scheme',
+  'two spaces after the scheme refused': 'http.auth-scheme',
+  'unknown token accepted': 'http.missing-token',
+  'missing token served at the status level': 'http.missing-token',
+  'missing token answers 403': 'http.missing-token',
+  '401 without WWW-Authenticate': ['http.missing-token', 'conformance.interface'],
+  '401 challenges with Basic': ['http.missing-token', 'conformance.interface'],
+  'invalid token challenge without error="invalid_token"': 'http.bearer-realm',
+  'challenge without realm': 'http.bearer-realm',
+  'success answered as text/plain': 'conformance.interface',
+  'single items answered as text/html': ['single.stock.matches-list', 'conformance.interface'],
+  'JSON body behind an XSSI prefix': 'conformance.interface',
+  'errors answered as plain text': 'conformance.interface',
+  'Accept with a charset parameter refused': 'http.accept-admits-json',
+  'Accept */* refused': 'http.accept-admits-json',
+  'Accept application/* refused': 'http.accept-admits-json',
+  'only the first Accept range considered': 'http.accept-admits-json',
+  'Accept excluding JSON answered 400': 'http.accept-without-json',
+  'problem status member differs from the HTTP status': 'conformance.interface',
+  'problem status member is a string': 'conformance.interface',
+  'problem type is not a URI reference': 'conformance.interface',
+  'problem detail is an array': 'conformance.interface',
+  'problems lack a title': 'conformance.stand-in',
+  'problem+json body is HTML': 'conformance.interface',
+  'limit 0 falls back to the default': 'negative.invalid-parameters',
+  'limit over 100 clamped to 100': 'negative.invalid-parameters-400',
+  'limit read with parseInt': 'negative.invalid-parameters',
+  'non-numeric limit ignored': 'negative.invalid-parameters',
+  'page 0 served as page 1': 'negative.invalid-parameters',
+  'page 0 crashes with 500': ['negative.invalid-parameters', 'conformance.interface'],
+  'unknown status value answered with every item': 'negative.invalid-parameters',
+  'repeated parameter answered, the last one wins': 'negative.invalid-parameters-400',
+  'invalid values answered 500': ['negative.invalid-parameters', 'single.stock.bad-id'],
+  'invalid values answered 422': ['negative.invalid-parameters-400', 'single.stock.bad-id-400'],
+  '400 names only the first bad parameter': 'negative.invalid-parameters-400',
+  'path ids that are not positive integers answer 404': 'single.stock.bad-id-400',
+  'non-numeric path id crashes with 500': 'single.stock.bad-id',
+  'path id read with parseInt': 'single.stock.bad-id',
+  'last link one past the end when the limit divides the total': 'pagination.stock.links',
+  'extra empty page when the limit divides the total': 'pagination.stock.next-walks-all',
+  'next link on every non-empty page (7 products)': 'pagination.stock.next-walks-all',
+  'last link names page 0 on an empty list': 'pagination.stock.links',
+  'empty list has a next link': 'pagination.stock.links',
+  'empty filtered list answers 404': ['pagination.stock.links', 'filters.stock.id'],
+  'page past the end repeats the last page': 'pagination.stock.past-the-end-empty',
+  'page past the end crashes with 500': 'pagination.stock.past-the-end',
+  'first link names page 0': 'pagination.stock.links',
+  'prev link goes back two pages': 'pagination.stock.links',
+  'prev link on the first page': 'pagination.stock.links',
+  'next link null on the second-to-last page': 'pagination.stock.next-walks-all',
+  'next link names the same page': 'pagination.stock.next-walks-all',
+  'links drop the name filter': 'pagination.stock.links',
+  'links drop the status filter': 'pagination.stock.links',
+  'links drop the limit': 'pagination.stock.next-walks-all',
+  'links are relative': 'pagination.stock.links-absolute',
+  'last page misses its final item': 'pagination.stock.next-walks-all',
+  'pages overlap by one item': 'pagination.stock.next-walks-all',
+  'default page size is 20': 'pagination.stock.page-size',
+  'limit honoured only up to 50': 'pagination.stock.page-size',
+  'order changes between requests': 'pagination.stock.next-walks-all',
+  'name filter treats % and _ as LIKE wildcards': 'filters.stock.name',
+  'name filter is a regular expression': 'filters.stock.name',
+  'name filter regular expression crashes on (': 'filters.stock.name',
+  'name filter treats * and ? as glob wildcards': 'filters.stock.name',
+  'name filter matches prefixes only': 'filters.stock.name',
+  'name filter folds ASCII case only': 'filters.stock.name-case-insensitive',
+  'name filter ignored on /v1/products': 'filters.products.name',
+  'status filter ignores incoming': 'filters.status',
+  'status filter out_of_stock inverted': 'filters.status',
+  'id filter ignored': 'filters.stock.id',
+  'filters combined with OR': 'filters.stock.combined',
+  'name filter dropped from page 2 on': 'pagination.stock.links',
+  'quantity 0 reported available': 'access.status-matches-quantity',
+  'low positive quantities reported out_of_stock': 'access.status-matches-quantity',
+  'large quantities reported on_request': 'access.status-matches-quantity',
+  'out-of-stock quantities negative (backorders)': 'access.quantity-not-negative',
+  'quantity sent as a string': 'access.quantity-shows-quantity',
+  'single item shows another status (status level)': 'single.stock.matches-list',
+  'single item shows another quantity (quantity level)': 'single.stock.matches-list',
+  'single product record lacks the extra fields': 'single.products.matches-list',
+  'unknown id answers 200 with null data': 'single.stock.unknown-id',
+  'unknown id crashes with 500': 'single.stock.unknown-id',
+  'quantity leaks to status tokens in lists': 'access.status-hides-quantity',
+  'quantity leaks to status tokens on single items': 'access.status-hides-quantity',
+  'quantity missing for quantity tokens in lists': 'access.quantity-shows-quantity',
+  'product records carry stock fields': 'access.status-hides-quantity',
+  'product records lack id': 'pagination.products.next-walks-all',
+  'product records lack name': 'conformance.stand-in',
+  'stock objects carry the product name': 'conformance.stand-in',
+  'single-page lists have no links': 'pagination.stock.page-size',
+  'single envelope has extra members': 'conformance.interface',
+  'list cache keyed by URL only': 'access.no-cross-level-answers',
+  'single-item cache keyed by URL only': 'access.no-cross-level-answers',
+  // Correct, but deciding an open point otherwise.
+  'unknown query parameters ignored': 'negative.unknown-parameters-400',
+  'page past the end answers 404': 'pagination.stock.past-the-end-empty',
+  'own problem types and realm': 'http.bearer-realm',
+  '400 without an errors member': 'negative.invalid-parameters-400',
+  'items ordered by name': 'pagination.stock.order-by-id',
+  'absolute level named stock': 'reading.stand-in',
+  'product ids as strings': 'reading.stand-in',
+  'case-sensitive name filter': 'filters.stock.name-case-insensitive',
+  'Accept ignored': 'http.accept-without-json-406',
+  'all differences combined': [
+    'reading.stand-in',
+    'pagination.stock.order-by-id',
+    'pagination.stock.past-the-end-empty',
+    'filters.stock.name-case-insensitive',
+    'negative.invalid-parameters-400',
+    'negative.unknown-parameters-400',
+    'http.bearer-realm',
+    'http.accept-without-json-406',
+  ],
+};
+
+/**
+ * PRODUCT.md fixes the members of a problem body, not its `type` values: a service answering
+ * `about:blank` passes both levels, and the report says which types it saw.
+ */
+const FREE_AT_BOTH_LEVELS = new Set(['problem types about:blank']);
+
+async function check(server: IndependentServer): Promise<Report> {
+  const running = await server.start();
+  try {
+    return await runContract({
+      baseUrl: running.url,
+      tokens: running.tokens,
+      spec: await shippedSpecOnce(),
+      level: 'stand-in',
+      seed: 11,
+      runs: 30,
+      timeoutMs: 5000,
+      concurrency: 4,
+    });
+  } finally {
+    await running.close();
+  }
+}
+
+function withOutcome(report: Report, kind: string): string[] {
+  return report.results.filter((result) => result.outcome.kind === kind).map((r) => r.id);
+}
+
+const expected = (name: string): readonly string[] => [CAUGHT_BY[name] ?? []].flat();
+
+describe('servers written apart from the checker', () => {
+  it('every server has the check that catches it, and no entry is left over', () => {
+    const named = INDEPENDENT_SERVERS.map((server) => server.name);
+    const mapped = [...Object.keys(CAUGHT_BY), ...FREE_AT_BOTH_LEVELS];
+    expect([...named].sort()).toEqual([...mapped].sort());
+    expect(INDEPENDENT_SERVERS.filter((server) => server.kind === 'broken').length).toBeGreaterThan(
+      90,
+    );
+    expect(
+      INDEPENDENT_SERVERS.filter((server) => server.kind === 'different').length,
+    ).toBeGreaterThanOrEqual(10);
+  });
+
+  it('the reference, deciding as PRODUCT.md does, passes both levels with no difference', async () => {
+    const report = await check(REFERENCE);
+    expect(withOutcome(judgeAt(report, 'stand-in'), 'failed')).toEqual([]);
+    expect(withOutcome(judgeAt(report, 'interface'), 'differs')).toEqual([]);
+  });
+
+  const interfaceBreakers = INDEPENDENT_SERVERS.filter(
+    (server) => server.kind === 'broken' && server.level === 'interface',
+  );
+  it.each(interfaceBreakers.map((server) => [server.name, server] as const))(
+    'fails at both levels: %s',
+    async (name, server) => {
+      const report = await check(server);
+      const failed = withOutcome(judgeAt(report, 'interface'), 'failed');
+      for (const id of expected(name)) expect(failed).toContain(id);
+      expect(withOutcome(judgeAt(report, 'stand-in'), 'failed')).toEqual(
+        expect.arrayContaining(failed),
+      );
+    },
+  );
+
+  const standInOnly = INDEPENDENT_SERVERS.filter(
+    (server) =>
+      (server.kind === 'different' || server.level === 'stand-in') &&
+      !FREE_AT_BOTH_LEVELS.has(server.name),
+  );
+  it.each(standInOnly.map((server) => [server.name, server] as const))(
+    'passes the interface level and reports the difference; fails the stand-in level: %s',
+    async (name, server) => {
+      const report = await check(server);
+      const asInterface = judgeAt(report, 'interface');
+      expect(withOutcome(asInterface, 'failed')).toEqual([]);
+      const differs = withOutcome(asInterface, 'differs');
+      for (const id of expected(name)) expect(differs).toContain(id);
+      const asStandIn = judgeAt(report, 'stand-in');
+      expect(withOutcome(asStandIn, 'failed')).toEqual(differs);
+      // The failure names the PRODUCT.md decision it differs from.
+      for (const id of expected(name)) {
+        const result = asStandIn.results.find((candidate) => candidate.id === id);
+        expect(result?.level).toBe('stand-in');
+        expect(result?.source).toMatch(/^(PRODUCT\.md: |the spec under test)/);
+      }
+    },
+  );
+
+  it('problem types are free at both levels, and the report says which it saw', async () => {
+    const server = INDEPENDENT_SERVERS.find((candidate) => FREE_AT_BOTH_LEVELS.has(candidate.name));
+    if (server === undefined) throw new Error('the about:blank server is missing');
+    const report = await check(server);
+    expect(withOutcome(judgeAt(report, 'stand-in'), 'failed')).toEqual([]);
+    const conformance = report.results.find((result) => result.id === 'conformance.interface');
+    expect(conformance?.observed).toContain('about:blank');
+  });
+});
