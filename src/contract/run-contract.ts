@@ -192,6 +192,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     throw new TargetUnreachable(options.baseUrl, probe.reason);
   }
 
+  // A walk asked for twice in a run (a links check and its stand-in twin) is made once.
   const walks = new Map<string, Promise<Walk>>();
   const memoWalk = (path: string, as: TokenLevel, walkOptions: WalkOptions = {}) => {
     const key = `${as} ${String(walkOptions.maxItems)} ${path}`;
