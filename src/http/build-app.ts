@@ -19,8 +19,7 @@ import { PROBLEMS } from '../problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
-import { createAnswerReplay } from './answer-replay.ts';
-import { logsRequestLines, SILENT_LOGGER } from './app-logger.ts';
+import { SILENT_LOGGER } from './app-logger.ts';
 import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
 import cors from './plugins/cors.ts';
@@ -65,14 +64,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The compatibility settings shape what is served, and so the spec that is served and routed by.
   const spec = await applyCompatibility(deps.spec, config.compatibility);
   const log = deps.log ?? SILENT_LOGGER;
-  // Fastify's base type: the app's type must not depend on whether Fastify has the logger.
+  // Fastify's base type: the app's type must not depend on pino's.
   const requestLog: FastifyBaseLogger = log;
   const tokens = createTokenTable(config.tokens);
-  const replay = replaysAnswers(deps, log) ? createAnswerReplay({ catalogs, tokens }) : undefined;
   const app: FastifyInstance = Fastify({
-    // Only where it writes request lines: see app-logger.ts for what it costs elsewhere.
-    ...(logsRequestLines(log) ? { loggerInstance: requestLog } : {}),
-    ...(replay === undefined ? {} : { serverFactory: replay.serverFactory }),
+    // One logger at every level: request lines where the level writes them, and errors always.
+    loggerInstance: requestLog,
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     routerOptions: { maxParamLength: 2048 },
     // A malformed URL is answered like any bad parameter.
@@ -162,18 +159,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         catalogs,
         keepsAnswers,
         originOf,
-        replay,
       }),
     });
   }
   await app.register(docs, { spec });
-  if (replay !== undefined) {
-    // Closing, Fastify answers 503 and closes kept-alive connections: a replay would keep them.
-    app.addHook('preClose', (done) => {
-      replay.stop();
-      done();
-    });
-  }
   const adminToken = config.admin?.token;
   if (adminToken !== undefined) {
     const journal = createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE);
@@ -199,20 +188,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 const DEFAULT_JOURNAL_SIZE = 1000;
-
-/**
- * Whether repeated requests may be replayed (answer-replay.ts): only where an answer depends on
- * nothing but the request and the catalogue, and nothing is owed per request (a journal entry,
- * a log line).
- */
-function replaysAnswers(deps: AppDeps, log: Logger): boolean {
-  return (
-    deps.keepAnswers !== false &&
-    deps.config.simulation === undefined &&
-    deps.config.admin?.token === undefined &&
-    !logsRequestLines(log)
-  );
-}
 
 /** Rate limits count per token (as a digest: the store never holds a token), else per address. */
 function rateLimitKey(request: FastifyRequest): string {

@@ -10,7 +10,6 @@ import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { RouteDef } from '../spec/route-table.ts';
 import { JSON_TYPE, type OperationHandler } from './operation-handler.ts';
 import { addPreferenceApplied } from './prefer.ts';
-import type { AnswerReplay } from './answer-replay.ts';
 import { answerKey, answersOf } from './rendered-answers.ts';
 import type { RequestOrigin } from './request-origin.ts';
 
@@ -21,13 +20,11 @@ export interface OperationRouteOptions {
   /** Whether the operation's answers are kept (see rendered-answers.ts). */
   readonly keepsAnswers: boolean;
   readonly originOf: RequestOrigin;
-  /** Where a kept answer, once sent, is recorded to be replayed; absent where replays are off. */
-  readonly replay?: AnswerReplay | undefined;
 }
 
 /** A synchronous handler: a throw becomes the error answer, and no promise is made per request. */
 export function operationRoute(options: OperationRouteOptions): RouteHandlerMethod {
-  const { route, handler, catalogs, keepsAnswers, originOf, replay } = options;
+  const { route, handler, catalogs, keepsAnswers, originOf } = options;
   return (request, reply) => {
     const origin = (): string => originOf(request);
     // The catalogue asked for, looked up once; an unknown scenario is refused only after the
@@ -47,7 +44,6 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
       // Its parameters were valid when it was made, and the same URL gives the same ones.
       servedCatalog(catalogs, catalog, scenario, reply);
       reply.type(JSON_TYPE).send(known);
-      replay?.record(request, reply, kept.catalog, known);
       return;
     }
     const parsed = route.parseParameters({
@@ -73,10 +69,9 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
       return;
     }
     const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
+    // Kept from its second asking on (the doorkeeper of rendered-answers.ts).
     kept.answers.set(kept.key, text);
     reply.type(JSON_TYPE).send(text);
-    // Kept from its second asking on (the doorkeeper), and then replayed from its third.
-    if (kept.answers.has(kept.key)) replay?.record(request, reply, kept.catalog, text);
   };
 }
 

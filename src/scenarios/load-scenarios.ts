@@ -2,7 +2,6 @@
 import { createCatalog, type Catalog } from '../catalog/catalog.ts';
 import { createNameTable, loadCatalog, toProduct } from '../catalog/load-catalog.ts';
 import type { Config } from '../config/config-schema.ts';
-import { withSteadyYoungGeneration } from '../util/steady-young-generation.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
@@ -36,8 +35,8 @@ export async function loadScenarios(config: Config): Promise<ReadonlyMap<string,
     [DEFAULT_SCENARIO, config.fixtures],
     ...Object.entries(config.scenarios),
   ];
-  const catalogs = await withSteadyYoungGeneration(() =>
-    Promise.all(entries.map(async ([name, source]) => [name, await loadScenario(source)] as const)),
+  const catalogs = await Promise.all(
+    entries.map(async ([name, source]) => [name, await loadScenario(source)] as const),
   );
   return new Map(catalogs);
 }
