@@ -134,7 +134,11 @@ describe('the reference server', () => {
     expect(await names('.')).toEqual(['Lamp 3.5 W bulb', 'Dots... shelf']);
     expect(await names('*')).toEqual(['Star*light lantern', 'Glob [a-z]* poster']);
     // Composed and decomposed é are one character to a reader: 'Café chair' is decomposed.
-    expect(await names('\u00e9')).toEqual(['Caf\u00e9 table', 'CAF\u00c9 SIGN', 'Cafe\u0301 chair']);
+    expect(await names('\u00e9')).toEqual([
+      'Caf\u00e9 table',
+      'CAF\u00c9 SIGN',
+      'Cafe\u0301 chair',
+    ]);
     expect(await names('STRASSE')).toEqual(['Stra\u00dfe map', 'STRASSE poster']);
     expect(await names('\u03c3 ')).toEqual([
       '\u039a\u039f\u03a3\u039c\u039f\u03a3 rug',
