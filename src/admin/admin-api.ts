@@ -4,7 +4,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { createTokenTable } from '../access/token-table.ts';
 import type { Config } from '../config/config-schema.ts';
 import { JSON_TYPE } from '../http/operation-handler.ts';
-import { presentedToken } from '../http/plugins/bearer-auth.ts';
+import { authenticate } from '../http/plugins/bearer-auth.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import { formatSourceIssue } from '../problems/source-error.ts';
@@ -22,24 +22,16 @@ export interface AdminOptions {
   readonly reloader: Reloader;
 }
 
-const REALM = 'Bearer realm="stockmock-admin"';
-
 /** Registered under the `/__admin` prefix, in its own encapsulated context. */
 export async function adminApi(app: FastifyInstance, options: AdminOptions): Promise<void> {
-  const tokens = createTokenTable([{ token: options.token, level: 'admin' }]);
+  // Its own realm: a stock token does not open it.
+  const realm = {
+    tokens: createTokenTable([{ token: options.token, level: 'admin' }]),
+    realm: 'stockmock-admin',
+    missing: 'The admin API needs the admin token: Authorization: Bearer <admin.token>.',
+  };
   app.addHook('onRequest', async (request) => {
-    const token = presentedToken(request.headers.authorization);
-    if (token === undefined || tokens.levelOf(token) === undefined) {
-      throw ProblemError.from(
-        PROBLEMS.UNAUTHORIZED,
-        'The admin API needs the admin token: Authorization: Bearer <admin.token>.',
-        {
-          headers: {
-            'www-authenticate': token === undefined ? REALM : `${REALM}, error="invalid_token"`,
-          },
-        },
-      );
-    }
+    authenticate(realm, request.headers.authorization);
   });
   // The stock API reads no bodies; the admin API reads small JSON ones.
   app.addContentTypeParser(

@@ -1,4 +1,5 @@
 /** @module A bounded journal of served requests, so a client team can assert what its client called. */
+import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { AccessLevel } from '../access/access-level.ts';
 
 export interface JournalEntry {
@@ -64,4 +65,33 @@ function matches(entry: JournalEntry, filter: JournalFilter): boolean {
     (filter.status === undefined || entry.status === filter.status) &&
     (filter.level === undefined || entry.level === filter.level)
   );
+}
+
+/**
+ * The hook that journals every answered request but the admin API's own and the docs': to be
+ * added at the app's root, so that it sees every route.
+ */
+export function journalHook(journal: RequestJournal): onResponseHookHandler {
+  return (request, reply, done) => {
+    if (!request.url.startsWith('/__admin') && !request.url.startsWith('/docs')) {
+      journal.record(journalEntry(request, reply));
+    }
+    done();
+  };
+}
+
+/** What the journal keeps of a request: never its token, only the level the token gave. */
+function journalEntry(request: FastifyRequest, reply: FastifyReply): JournalEntry {
+  const applied = reply.getHeader('preference-applied');
+  const scenario = typeof applied === 'string' ? /^scenario=(.+)$/.exec(applied)?.[1] : undefined;
+  const entry: JournalEntry = {
+    time: new Date().toISOString(),
+    method: request.method,
+    path: request.url.split('?', 1)[0] ?? '',
+    query: { ...(request.query as Record<string, string | string[]>) },
+    level: request.accessLevel ?? 'none',
+    status: reply.statusCode,
+    ms: Math.round(reply.elapsedTime * 100) / 100,
+  };
+  return scenario === undefined ? entry : { ...entry, scenario };
 }

@@ -1,16 +1,9 @@
 /** @module The composition root: config, spec and catalogue in, a Fastify app out (no listen). */
-import { createHash } from 'node:crypto';
-import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createTokenTable } from '../access/token-table.ts';
 import { adminApi } from '../admin/admin-api.ts';
-import { createRequestJournal, type JournalEntry } from '../admin/request-journal.ts';
+import { createRequestJournal, journalHook } from '../admin/request-journal.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
@@ -23,13 +16,15 @@ import { SILENT_LOGGER } from './app-logger.ts';
 import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
 import cors from './plugins/cors.ts';
-import bearerAuth, { presentedToken } from './plugins/bearer-auth.ts';
+import bearerAuth from './plugins/bearer-auth.ts';
 import docs from './plugins/docs.ts';
 import methodNotAllowed from './plugins/method-not-allowed.ts';
+import noBodies from './plugins/no-bodies.ts';
 import preferences from './plugins/preferences.ts';
 import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
 import { operationRoute } from './operation-route.ts';
 import { createRequestOrigin } from './request-origin.ts';
+import { rateLimitConfig, registerRateLimit } from '../simulation/rate-limit.ts';
 import simulation from '../simulation/simulation-plugin.ts';
 import { metaHandlers } from './routes/meta.ts';
 import { productHandlers } from './routes/products.ts';
@@ -85,12 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  // The interface is read-only: request bodies are never read, so none can fail to parse.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => {
-    done(null);
-  });
-
+  await app.register(noBodies);
   const routes = buildRouteTable(spec, config.unknownQueryParameters);
   await app.register(problemHandler, { log });
   await app.register(cors, {
@@ -103,18 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(bearerAuth, { tokens });
   await app.register(accept);
   const rateLimit = config.simulation?.rateLimit;
-  if (rateLimit !== undefined) {
-    // Registered after auth and Accept, so that a refused request does not use up the quota.
-    await app.register(fastifyRateLimit, {
-      global: false,
-      keyGenerator: (request) => rateLimitKey(request),
-      errorResponseBuilder: (_request, context) =>
-        ProblemError.from(
-          PROBLEMS.TOO_MANY_REQUESTS,
-          `Simulated rate limit: ${String(context.max)} requests per ${String(rateLimit.timeWindowMs)} ms per token; retry after ${context.after}.`,
-        ),
-    });
-  }
+  // After auth and Accept, so that a refused request does not use up the quota.
+  if (rateLimit !== undefined) await registerRateLimit(app, rateLimit);
   await app.register(simulation, {
     simulation: config.simulation,
     routes,
@@ -149,9 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         auth: route.auth,
         produces: route.produces,
         operation: { id: route.operationId, statuses: route.statuses },
-        ...(rateLimit === undefined || route.auth !== 'bearer'
-          ? {}
-          : { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.timeWindowMs } }),
+        ...(rateLimit === undefined || route.auth !== 'bearer' ? {} : rateLimitConfig(rateLimit)),
       },
       handler: operationRoute({
         route,
@@ -166,12 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const adminToken = config.admin?.token;
   if (adminToken !== undefined) {
     const journal = createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE);
-    app.addHook('onResponse', (request, reply, done) => {
-      if (!request.url.startsWith('/__admin') && !request.url.startsWith('/docs')) {
-        journal.record(journalEntry(request, reply));
-      }
-      done();
-    });
+    app.addHook('onResponse', journalHook(journal));
     const reloader =
       deps.reloader ??
       createReloader({ store: catalogs, initialConfig: config, readConfig: async () => config });
@@ -188,27 +161,3 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 const DEFAULT_JOURNAL_SIZE = 1000;
-
-/** Rate limits count per token (as a digest: the store never holds a token), else per address. */
-function rateLimitKey(request: FastifyRequest): string {
-  const token = presentedToken(request.headers.authorization);
-  return token === undefined
-    ? `ip:${request.ip}`
-    : `token:${createHash('sha256').update(token).digest('hex')}`;
-}
-
-/** What the journal keeps of a request: never its token, only the level the token gave. */
-function journalEntry(request: FastifyRequest, reply: FastifyReply): JournalEntry {
-  const applied = reply.getHeader('preference-applied');
-  const scenario = typeof applied === 'string' ? /^scenario=(.+)$/.exec(applied)?.[1] : undefined;
-  const entry: JournalEntry = {
-    time: new Date().toISOString(),
-    method: request.method,
-    path: request.url.split('?', 1)[0] ?? '',
-    query: { ...(request.query as Record<string, string | string[]>) },
-    level: request.accessLevel ?? 'none',
-    status: reply.statusCode,
-    ms: Math.round(reply.elapsedTime * 100) / 100,
-  };
-  return scenario === undefined ? entry : { ...entry, scenario };
-}

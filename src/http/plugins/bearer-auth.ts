@@ -1,5 +1,5 @@
 /** @module Bearer tokens (RFC 6750) → the request's access level, per route from its config. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AccessLevel } from '../../access/access-level.ts';
 import type { TokenTable } from '../../access/token-table.ts';
@@ -21,7 +21,19 @@ export interface BearerAuthOptions {
   readonly tokens: TokenTable;
 }
 
-const REALM = 'Bearer realm="stockmock"';
+/** A protection space (RFC 7235 §2.2): its tokens, its realm, and what a refused client reads. */
+export interface BearerRealm<Level extends string> {
+  readonly tokens: TokenTable<Level>;
+  readonly realm: string;
+  /** The detail of a 401 without a token: which token to send. */
+  readonly missing: string;
+}
+
+const STOCK_REALM = (tokens: TokenTable): BearerRealm<AccessLevel> => ({
+  tokens,
+  realm: 'stockmock',
+  missing: 'Send a token: Authorization: Bearer <token>.',
+});
 
 /** The token of an `Authorization: Bearer <token>` header; the scheme is case-insensitive. */
 export function presentedToken(header: string | undefined): string | undefined {
@@ -29,29 +41,39 @@ export function presentedToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-function authenticate(tokens: TokenTable, request: FastifyRequest): void {
-  const token = presentedToken(request.headers.authorization);
+/**
+ * The level an `Authorization` header's bearer token grants in a realm; else the 401 problem
+ * with the realm's challenge (`error="invalid_token"` when a token was given). The one lookup of
+ * a bearer token, for the stock API and the admin API alike.
+ */
+export function authenticate<Level extends string>(
+  realm: BearerRealm<Level>,
+  header: string | undefined,
+): Level {
+  const challenge = `Bearer realm="${realm.realm}"`;
+  const token = presentedToken(header);
   if (token === undefined) {
-    throw ProblemError.from(PROBLEMS.UNAUTHORIZED, 'Send a token: Authorization: Bearer <token>.', {
-      headers: { 'www-authenticate': REALM },
+    throw ProblemError.from(PROBLEMS.UNAUTHORIZED, realm.missing, {
+      headers: { 'www-authenticate': challenge },
     });
   }
-  const level = tokens.levelOf(token);
+  const level = realm.tokens.levelOf(token);
   if (level === undefined) {
     // The token itself is never echoed or logged.
     throw ProblemError.from(
       PROBLEMS.UNAUTHORIZED,
       'The bearer token is not known to this server.',
       {
-        headers: { 'www-authenticate': `${REALM}, error="invalid_token"` },
+        headers: { 'www-authenticate': `${challenge}, error="invalid_token"` },
       },
     );
   }
-  request.accessLevel = level;
+  return level;
 }
 
 export default fp(
   (app: FastifyInstance, options: BearerAuthOptions) => {
+    const realm = STOCK_REALM(options.tokens);
     app.decorateRequest('accessLevel', null);
     // Wired once per route at declaration time, not looked up per request.
     app.addHook('onRoute', (route) => {
@@ -60,7 +82,7 @@ export default fp(
       route.onRequest = [
         // A callback hook (a throw is passed on as the error): no promise on the hot path.
         (request, _reply, done) => {
-          authenticate(options.tokens, request);
+          request.accessLevel = authenticate(realm, request.headers.authorization);
           done();
         },
         ...hooks,
