@@ -101,7 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
   });
   await app.register(methodNotAllowed, {
-    resources: routes.map((route) => ({ url: route.url, methods: RESOURCE_METHODS })),
+    resources: routes.map((route) => ({ path: route.path, methods: RESOURCE_METHODS })),
   });
 
   // Their answers are a function of the catalogue, URL, access level and origin: see rendered-answers.ts.

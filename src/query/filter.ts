@@ -6,7 +6,7 @@ import { FilterCache } from './filter-cache.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import type { ProductFilter } from './query.ts';
-import { everyPosition, selectionOf, type Selection } from './selection.ts';
+import { everyPosition, slicesOf, type Selection } from './selection.ts';
 
 /**
  * How a name filter's matches are listed; `auto` picks by estimated cost, the others are for
@@ -98,12 +98,12 @@ export function selectProducts(
         STOCK_STATUSES[index.statusOf[position] as number] === filter.status) &&
       (needle === undefined ||
         (index.names[index.nameOf[position] as number] as string).includes(needle));
-    return selectionOf(keep ? [position] : NO_POSITIONS);
+    return slicesOf(keep ? [position] : NO_POSITIONS);
   }
   if (needle === undefined) {
     return filter.status === undefined
       ? everyPosition(catalog.size)
-      : selectionOf(index.byStatus.get(filter.status) ?? NO_POSITIONS);
+      : slicesOf(index.byStatus.get(filter.status) ?? NO_POSITIONS);
   }
   const status = filter.status === undefined ? -1 : STOCK_STATUSES.indexOf(filter.status);
   return selectByName(catalog, needle, status, options);

@@ -1,23 +1,26 @@
 /** @module A filtered list that knows its size and gives out slices, without being built whole. */
 
+/** A list that knows its size and gives out slices, without being built whole. */
+export interface Slices<T> {
+  readonly total: number;
+  slice(start: number, end: number): readonly T[];
+}
+
 /**
  * The result of a filter: its total, and any slice of it, as positions in the catalogue (which
  * is in id order). Callers read what they need at each position: a stock view never makes a
  * product's extra fields.
  */
-export interface Selection {
-  readonly total: number;
-  slice(start: number, end: number): readonly number[];
-}
+export type Selection = Slices<number>;
 
-/** The given positions. */
-export function selectionOf(positions: ArrayLike<number>): Selection {
+/** The given items (positions, for a Selection). */
+export function slicesOf<T>(items: ArrayLike<T>): Slices<T> {
   return {
-    total: positions.length,
+    total: items.length,
     slice(start, end) {
-      const page: number[] = [];
-      const stop = Math.min(end, positions.length);
-      for (let i = start; i < stop; i++) page.push(positions[i] as number);
+      const page: T[] = [];
+      const stop = Math.min(end, items.length);
+      for (let i = start; i < stop; i++) page.push(items[i] as T);
       return page;
     },
   };

@@ -9,6 +9,7 @@ import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { LoadedSpec } from './load-spec.ts';
+import { pathPattern } from './path-pattern.ts';
 
 /** One thing wrong with a response, shaped like Prism's diagnostics. */
 export interface Finding {
@@ -40,7 +41,7 @@ export async function createResponseValidator(spec: LoadedSpec): Promise<Respons
   const operations = await getHttpOperationsFromSpec(structuredClone(spec.document));
   const routes = operations.map((operation) => ({
     operation,
-    pattern: new RegExp(`^${operation.path.replaceAll(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    pattern: pathPattern(operation.path),
   }));
   const withResponse = (code: string) =>
     operations.find((operation) => operation.responses.some((response) => response.code === code));

@@ -3,6 +3,7 @@ import { parseCatalog } from '../../src/catalog/load-catalog.ts';
 import { filterProducts } from '../../src/query/filter.ts';
 import { buildLinks } from '../../src/query/links.ts';
 import { paginate } from '../../src/query/paginate.ts';
+import { slicesOf } from '../../src/query/selection.ts';
 
 const catalog = parseCatalog(
   'q.yaml',
@@ -59,7 +60,7 @@ describe('paginate and buildLinks', () => {
     [9, 10, [], 'p=1', 'p=3', null, 'p=3'],
     [1, 100, [1, 25], 'p=1', null, null, 'p=1'],
   ])('page %i of limit %i', (page, limit, range, first, prev, next, last) => {
-    const result = paginate(items, { page, limit });
+    const result = paginate(slicesOf(items), { page, limit });
     const [from, to] = range;
     expect(result.items).toEqual(from === undefined ? [] : items.slice(from - 1, to));
     const links = buildLinks(target, result);
@@ -74,20 +75,20 @@ describe('paginate and buildLinks', () => {
   });
 
   it('keeps every filter and the limit in each link, encoded', () => {
-    const links = buildLinks(target, paginate(items, { page: 2, limit: 5 }));
+    const links = buildLinks(target, paginate(slicesOf(items), { page: 2, limit: 5 }));
     expect(links.next).toBe('http://h:1/v1/stock?name=a%20b&status=available&limit=5&page=3');
     expect(new URL(links.first).searchParams.get('name')).toBe('a b');
   });
 
   it('gives an empty list one page: last is page 1', () => {
-    const links = buildLinks(target, paginate([], { page: 1, limit: 10 }));
+    const links = buildLinks(target, paginate(slicesOf([]), { page: 1, limit: 10 }));
     expect(new URL(links.last).searchParams.get('page')).toBe('1');
     expect(links.next).toBeNull();
     expect(links.prev).toBeNull();
   });
 
   it('stays exact for a page near 2^53', () => {
-    const result = paginate(items, { page: Number.MAX_SAFE_INTEGER, limit: 100 });
+    const result = paginate(slicesOf(items), { page: Number.MAX_SAFE_INTEGER, limit: 100 });
     expect(result.items).toEqual([]);
     expect(buildLinks(target, result).prev).toContain('page=1');
   });

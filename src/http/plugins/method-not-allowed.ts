@@ -3,16 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ProblemError } from '../../problems/problem-error.ts';
 import { PROBLEMS } from '../../problems/problem-types.ts';
+import { pathPattern } from '../../spec/path-pattern.ts';
 
 export interface MethodNotAllowedOptions {
-  /** Fastify-style paths of the resources (`/v1/stock/:id`) and the methods each allows. */
-  readonly resources: readonly { readonly url: string; readonly methods: readonly string[] }[];
+  /** The spec's path templates of the resources (`/v1/stock/{id}`) and the methods each allows. */
+  readonly resources: readonly { readonly path: string; readonly methods: readonly string[] }[];
 }
 
 export default fp(
   (app: FastifyInstance, options: MethodNotAllowedOptions) => {
-    const resources = options.resources.map(({ url, methods }) => ({
-      pattern: new RegExp(`^${url.replaceAll(/:[^/]+/g, '[^/]+')}/?$`),
+    const resources = options.resources.map(({ path, methods }) => ({
+      pattern: pathPattern(path),
       allow: methods.join(', '),
     }));
     app.setNotFoundHandler((request) => {
