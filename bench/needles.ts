@@ -1,9 +1,22 @@
 /** @module The name needles of the benchmark's name mixes, drawn from the catalogue's own names. */
 import { generateProducts } from '../src/generate/generate-products.ts';
 
-/** Names of the first products of the seeded catalogue: what needles are cut from. */
+/** How many names needles are cut from. */
+const SAMPLED_NAMES = 5000;
+
+/**
+ * Names spread over the whole seeded catalogue (every k-th product), not its first products:
+ * needles a real client types come from anywhere in it.
+ */
 export function sampleNames(size: number): string[] {
-  return Array.from(generateProducts({ count: Math.min(size, 5000), seed: 1 }), (p) => p.name);
+  const step = Math.max(1, Math.floor(size / SAMPLED_NAMES));
+  const names: string[] = [];
+  let position = 0;
+  for (const product of generateProducts({ count: size, seed: 1 })) {
+    if (position % step === 0 && names.length < SAMPLED_NAMES) names.push(product.name);
+    position += 1;
+  }
+  return names;
 }
 
 /** The warm mix's needles: 1 000 substrings (3–5 characters) of the names' words. */

@@ -12,6 +12,11 @@
  * A row reports the medians over its rounds. Before the first row, every workload runs for a
  * second, so that the JIT has seen all code paths.
  *
+ * Each workload has two rows: at the default `logLevel: info` against a bare Fastify that logs
+ * its requests at info into the same kind of sink (both write to a discarded standard output),
+ * and at `warn` against a bare Fastify without a logger. Single ids, name needles and pages are
+ * drawn from the whole catalogue, as real clients ask, not from a hot set.
+ *
  * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (2, per
  * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32). Needs `wrk` (Debian:
  * apt-get install wrk).
@@ -38,6 +43,9 @@ const OPTIONS = {
   warmupSeconds: Number(process.env['BENCH_WARMUP'] ?? 2),
 };
 const TOKENS = { status: 'bench-status-token', quantity: 'bench-quantity-token' } as const;
+/** The two settings each workload is measured at: stockmock's default, and a quiet one. */
+const LOG_LEVELS = ['info', 'warn'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 /** Catalogues up to this size are YAML files; larger ones are generated at start. */
 const LARGEST_FILE = 100_000;
 
@@ -49,6 +57,8 @@ interface Server {
 
 interface Row {
   readonly size: number;
+  /** stockmock's logLevel; the bare server logs its requests at info too, or has no logger. */
+  readonly log: LogLevel;
   readonly workload: string;
   readonly level: string;
   readonly mock: LoadResult;
@@ -96,53 +106,59 @@ try {
         `  ${row.workload}: mean ${row.meanMicros.toFixed(1)} µs, p99 ${row.p99Micros.toFixed(1)} µs`,
       );
     }
-    const { configFile, source } = await prepare(size);
-    const port = await freePort();
-    const mock = await startServer(
-      ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
-      `http://127.0.0.1:${String(port)}`,
-    );
-    const startup: Startup = {
-      size,
-      source,
-      startupMs: mock.startupMs,
-      ...memoryOf(mock.child.pid ?? 0),
-    };
-    startups.push(startup);
     const plan = await workloads(size);
-    // The bare server answers, for each workload, a body stockmock gave for that workload.
-    const bodiesFile = join(scratch, `bodies-${String(size)}.json`);
-    await writeFile(
-      bodiesFile,
-      JSON.stringify(await Promise.all(plan.map((w) => sampleBody(mock.url, w)))),
-    );
-    const barePort = await freePort();
-    const bare = await startServer(
-      ['bench/bare-server.ts', bodiesFile, String(barePort)],
-      `http://127.0.0.1:${String(barePort)}`,
-    );
-    try {
-      log(
-        `\n${size.toLocaleString('en')} products (${source}): started in ${String(mock.startupMs)} ms`,
+    for (const logLevel of LOG_LEVELS) {
+      const { configFile, source } = await prepare(size, logLevel);
+      const port = await freePort();
+      const mock = await startServer(
+        ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
+        `http://127.0.0.1:${String(port)}`,
       );
-      // The JIT first: a second of every workload, so that no row pays for the code paths of
-      // the ones after it.
-      for (const workload of plan) {
-        const warm = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
-        await warm.run(1);
-      }
-      for (const [index, workload] of plan.entries()) {
-        const row = await compare(workload, mock, `${bare.url}/${String(index)}`, bare);
-        rows.push({ size, ...row });
+      // Start-up and memory once per size, at the quiet setting (as earlier runs measured them).
+      const startup: Startup | undefined =
+        logLevel === 'warn'
+          ? { size, source, startupMs: mock.startupMs, ...memoryOf(mock.child.pid ?? 0) }
+          : undefined;
+      if (startup !== undefined) startups.push(startup);
+      // The bare server answers, for each workload, a body stockmock gave for that workload.
+      const bodiesFile = join(scratch, `bodies-${String(size)}.json`);
+      await writeFile(
+        bodiesFile,
+        JSON.stringify(await Promise.all(plan.map((w) => sampleBody(mock.url, w)))),
+      );
+      const barePort = await freePort();
+      const bare = await startServer(
+        [
+          'bench/bare-server.ts',
+          bodiesFile,
+          String(barePort),
+          ...(logLevel === 'info' ? ['--log'] : []),
+        ],
+        `http://127.0.0.1:${String(barePort)}`,
+      );
+      try {
         log(
-          `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
+          `\n${size.toLocaleString('en')} products (${source}), logLevel ${logLevel}: started in ${String(mock.startupMs)} ms`,
         );
+        // The JIT first: a second of every workload, so that no row pays for the code paths of
+        // the ones after it.
+        for (const workload of plan) {
+          const warm = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
+          await warm.run(1);
+        }
+        for (const [index, workload] of plan.entries()) {
+          const row = await compare(workload, mock, `${bare.url}/${String(index)}`, bare);
+          rows.push({ size, log: logLevel, ...row });
+          log(
+            `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
+          );
+        }
+        if (startup !== undefined) startup.servingMb = memoryOf(mock.child.pid ?? 0).rssMb;
+        if (size === SIZES[0] && logLevel === 'info') contractMs = await timeContract(mock.url);
+      } finally {
+        mock.child.kill('SIGTERM');
+        bare.child.kill('SIGTERM');
       }
-      startup.servingMb = memoryOf(mock.child.pid ?? 0).rssMb;
-      if (size === SIZES[0]) contractMs = await timeContract(mock.url);
-    } finally {
-      mock.child.kill('SIGTERM');
-      bare.child.kill('SIGTERM');
     }
   }
   const markdown = renderMarkdown();
@@ -159,7 +175,7 @@ async function compare(
   mock: Server,
   bareUrl: string,
   bare: Server,
-): Promise<Omit<Row, 'size'>> {
+): Promise<Omit<Row, 'size' | 'log'>> {
   const mockLoad = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
   const bareLoad = await prepareLoad(bareUrl, { paths: ['/'] }, bare.child.pid ?? 0, loadOptions);
   await bareLoad.run(OPTIONS.warmupSeconds);
@@ -217,21 +233,24 @@ function percent(ratio: number): string {
 }
 
 /** A config (and, up to LARGEST_FILE, a YAML fixture) for a catalogue of `size` products. */
-async function prepare(size: number): Promise<{ configFile: string; source: string }> {
+async function prepare(
+  size: number,
+  logLevel: LogLevel,
+): Promise<{ configFile: string; source: string }> {
   const tokens = `tokens:\n  - { token: ${TOKENS.status}, level: status }\n  - { token: ${TOKENS.quantity}, level: quantity }\n`;
-  const configFile = join(scratch, `config-${String(size)}.yaml`);
+  const configFile = join(scratch, `config-${String(size)}-${logLevel}.yaml`);
   if (size <= LARGEST_FILE) {
     const fixture = join(scratch, `products-${String(size)}.yaml`);
     let text = FIXTURE_HEADER;
     for (const product of generateProducts({ count: size, seed: 1 }))
       text += formatFixtureLine(product);
     await writeFile(fixture, text);
-    await writeFile(configFile, `fixtures: ${fixture}\nlogLevel: warn\n${tokens}`);
+    await writeFile(configFile, `fixtures: ${fixture}\nlogLevel: ${logLevel}\n${tokens}`);
     return { configFile, source: `YAML file, ${(text.length / 1e6).toFixed(1)} MB` };
   }
   await writeFile(
     configFile,
-    `fixtures: ${join(root, 'fixtures/scenarios/empty.yaml')}\nscenario: generated\nscenarios:\n  generated:\n    generate: { count: ${String(size)}, seed: 1 }\nlogLevel: warn\n${tokens}`,
+    `fixtures: ${join(root, 'fixtures/scenarios/empty.yaml')}\nscenario: generated\nscenarios:\n  generated:\n    generate: { count: ${String(size)}, seed: 1 }\nlogLevel: ${logLevel}\n${tokens}`,
   );
   return { configFile, source: 'generated at start' };
 }
@@ -252,9 +271,10 @@ async function workloads(size: number): Promise<NamedWorkload[]> {
   const statuses = ['available', 'incoming', 'on_request', 'out_of_stock'];
   const mixes: Omit<NamedWorkload, 'level' | 'token'>[] = [
     {
+      // Ids across the whole catalogue: up to 100 000 distinct paths, so that a repeat is rare.
       name: 'single product',
       paths: Array.from(
-        { length: 1000 },
+        { length: Math.min(size, 100_000) },
         () => `/v1/stock/${String(1 + Math.floor(random() * size))}`,
       ),
     },
@@ -289,7 +309,7 @@ async function workloads(size: number): Promise<NamedWorkload[]> {
       level: 'status',
       token: TOKENS.status,
       paths: Array.from(
-        { length: 100 },
+        { length: Math.min(lastPage, 10_000) },
         () => `/v1/products?page=${String(1 + Math.floor(random() * lastPage))}`,
       ),
     },
@@ -363,11 +383,13 @@ function renderMarkdown(): string {
     '',
     `${new Date().toISOString().slice(0, 10)}, ${machine}. wrk, 1 thread, ${String(OPTIONS.connections)} connections, on loopback. Per workload: ${String(OPTIONS.warmupSeconds)} s of warm-up, then ${String(OPTIONS.rounds)} rounds of ${String(OPTIONS.seconds)} s that alternate the bare server and stockmock; each figure is the median over the rounds. The bare server is Fastify answering, for each workload, a precomputed body that stockmock gave for it. CPU is the server's user + system time per request. Before the first row of a size, every workload runs for 1 s to warm the JIT.`,
     '',
-    '| products | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | CPU µs/req | bare CPU µs/req | errors |',
-    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    "Each workload has two rows: `info` (stockmock's default; the bare server logs its requests at info too) and `warn` (the bare server has no logger). Single ids, needles and pages are drawn from the whole catalogue.",
+    '',
+    '| products | log | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | CPU µs/req | bare CPU µs/req | errors |',
+    '|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.size.toLocaleString('en')} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |`,
+        `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |`,
     ),
     '',
     '| products | data | start-up ms | RSS after load, MB | peak RSS during load, MB | RSS after the workloads, MB |',
