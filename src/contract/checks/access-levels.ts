@@ -8,7 +8,7 @@ import { found } from '../check.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { STOCK_FIELDS } from '../reading.ts';
 import type { Exchange, TokenLevel } from '../target-client.ts';
-import { idOf, PRODUCTS, STOCK, type Item } from '../walk.ts';
+import { idOf, PRODUCTS, STOCK, type Collection, type Item } from '../walk.ts';
 import { sample } from './single-item.ts';
 
 const LIST_REQUEST = 'GET /v1/stock?limit=100 and its next links';
@@ -44,16 +44,17 @@ function levelProblem(context: CheckContext, item: Item, level: TokenLevel): str
     : `${context.reading.stockField} is ${JSON.stringify(value)}, not an integer or null`;
 }
 
+/** The single answers of up to ten listed items, asked with `level`'s token. */
 async function singles(
   context: CheckContext,
   level: TokenLevel,
-  path: string,
+  collection: Collection,
   items: readonly Item[],
 ) {
   return Promise.all(
     sample(items, 10).map((item) =>
       context.client.request({
-        path: `${path}/${String(idOf(path === STOCK.path ? STOCK : PRODUCTS, item))}`,
+        path: `${collection.path}/${String(idOf(collection, item))}`,
         as: level,
       }),
     ),
@@ -95,8 +96,8 @@ const statusHidesQuantity: Check = {
       }
     }
     const answers = [
-      ...(await singles(context, 'status', STOCK.path, listed)),
-      ...(await singles(context, 'status', PRODUCTS.path, products)),
+      ...(await singles(context, 'status', STOCK, listed)),
+      ...(await singles(context, 'status', PRODUCTS, products)),
     ];
     for (const exchange of answers) {
       const item = stockItemsOf(exchange)[0];
@@ -135,7 +136,7 @@ const quantityShowsQuantity: Check = {
         if (failures.length >= 5) break;
       }
     }
-    for (const exchange of await singles(context, 'quantity', STOCK.path, listed)) {
+    for (const exchange of await singles(context, 'quantity', STOCK, listed)) {
       const item = stockItemsOf(exchange)[0];
       const problem = item === undefined ? undefined : levelProblem(context, item, 'quantity');
       if (problem !== undefined) failures.push(failureOf(exchange, `A single item: ${problem}`));

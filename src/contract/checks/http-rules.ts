@@ -22,6 +22,11 @@ export function hasBearerChallenge(value: string | undefined): boolean {
   return value !== undefined && /(^|,)\s*bearer(\s|,|$)/i.test(value);
 }
 
+/** Whether an Allow header lists GET. */
+function allowsGet(allow: string | undefined): boolean {
+  return /(^|,)\s*GET\s*(,|$)/.test(allow ?? '');
+}
+
 /** What an answer breaks of the rules that hold for every answer, whatever was asked. */
 export function answerRuleFindings(exchange: Exchange): string[] {
   if (exchange.kind === 'no-response') return [];
@@ -44,7 +49,7 @@ export function answerRuleFindings(exchange: Exchange): string[] {
       'a 401 without a Bearer challenge in WWW-Authenticate (RFC 6750 §3, RFC 9110 §11.6.1)',
     );
   }
-  if (status === 405 && !/(^|,)\s*GET\s*(,|$)/.test(headers['allow'] ?? '')) {
+  if (status === 405 && !allowsGet(headers['allow'])) {
     findings.push(
       `a 405 whose Allow header does not list GET (RFC 9110 §15.5.6): ${JSON.stringify(headers['allow'] ?? null)}`,
     );
@@ -115,9 +120,7 @@ const otherMethods: Check = {
       await probe(context, requests, (exchange) => {
         if (statusOf(exchange) !== 405) return 'Another method is not answered 405';
         const allow = exchange.kind === 'response' ? exchange.response.headers['allow'] : undefined;
-        return /(^|,)\s*GET\s*(,|$)/.test(allow ?? '')
-          ? undefined
-          : 'The 405 has no Allow header listing GET';
+        return allowsGet(allow) ? undefined : 'The 405 has no Allow header listing GET';
       }),
     );
   },
