@@ -1,6 +1,7 @@
 /** @module The config schema: one source for the JSON Schema and the `Config` type. */
 import { Type, type Static } from '@sinclair/typebox';
 import { ACCESS_LEVELS, type AccessLevel } from '../access/access-level.ts';
+import { CompatibilitySchema } from '../access/compatibility.ts';
 import { SimulationSchema } from '../simulation/simulation-schema.ts';
 
 const Level = Type.Unsafe<AccessLevel>({ type: 'string', enum: [...ACCESS_LEVELS] });
@@ -63,19 +64,7 @@ export const ConfigSchema = Type.Object(
       ),
     ),
     /** How the two open points of the interface are emitted; the served spec follows. */
-    compatibility: Type.Object(
-      {
-        stockField: Type.Unsafe<'quantity' | 'stock'>({
-          type: 'string',
-          enum: ['quantity', 'stock'],
-        }),
-        productIdType: Type.Unsafe<'integer' | 'string'>({
-          type: 'string',
-          enum: ['integer', 'string'],
-        }),
-      },
-      { additionalProperties: false },
-    ),
+    compatibility: CompatibilitySchema,
     /** Simulated latency, errors and rate limits; off unless set. */
     simulation: Type.Optional(SimulationSchema),
     /** Reload changed fixture and config files. */

@@ -7,7 +7,7 @@ import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
-import { DEFAULT_COMPATIBILITY } from '../access/access-level.ts';
+import { DEFAULT_COMPATIBILITY } from '../access/compatibility.ts';
 import { DEFAULT_SCENARIO } from '../scenarios/scenario-store.ts';
 import { ConfigSchema, type Config } from './config-schema.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';

@@ -1,7 +1,7 @@
 /** @module The spec as the compatibility settings make the server speak: what it serves and checks. */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { DEFAULT_COMPATIBILITY, type Compatibility } from '../access/access-level.ts';
+import { DEFAULT_COMPATIBILITY, type Compatibility } from '../access/compatibility.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 import type { LoadedSpec } from './load-spec.ts';
 

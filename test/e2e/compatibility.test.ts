@@ -1,6 +1,6 @@
 /** The compatibility settings: what is served, what the served spec says, and the checker agrees. */
 import { describe, expect, it } from 'vitest';
-import type { Compatibility } from '../../src/access/access-level.ts';
+import type { Compatibility } from '../../src/access/compatibility.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { runContract } from '../../src/contract/run-contract.ts';
 import { buildApp } from '../../src/http/build-app.ts';

@@ -5,9 +5,9 @@ import {
   stockJsonWriter,
   toProductRecord,
   type AccessLevel,
-  type Compatibility,
   type StockView,
 } from '../../src/access/access-level.ts';
+import type { Compatibility } from '../../src/access/compatibility.ts';
 import { createTokenTable } from '../../src/access/token-table.ts';
 import type { Product, ProductStock } from '../../src/catalog/catalog.ts';
 import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';

@@ -2,9 +2,9 @@
 import {
   stockJsonWriter,
   type AccessLevel,
-  type Compatibility,
   type StockJsonWriter,
 } from '../../access/access-level.ts';
+import type { Compatibility } from '../../access/compatibility.ts';
 import { ProblemError } from '../../problems/problem-error.ts';
 import { PROBLEMS } from '../../problems/problem-types.ts';
 import {
