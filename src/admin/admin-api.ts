@@ -49,7 +49,7 @@ export async function adminApi(app: FastifyInstance, options: AdminOptions): Pro
   const scenariosBody = () => ({
     active: options.scenarios.active,
     scenarios: options.scenarios.names.map((name) => {
-      const catalog = options.scenarios.get(name);
+      const catalog = options.scenarios.get(name)?.catalog;
       return { name, products: catalog?.size ?? 0, source: catalog?.source ?? '' };
     }),
   });

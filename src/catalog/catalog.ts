@@ -50,10 +50,8 @@ export interface Catalog {
    */
   stockAt(position: number): ProductStock;
   readonly byId: ProductLookup;
-  /** What the query engine needs, computed once per load. */
-  readonly index: CatalogIndex;
-  /** What is derived later, on first use; it goes when the catalogue goes. */
-  readonly memo: CatalogMemo;
+  /** How the products are stored, for the query engine to index; see CatalogColumns. */
+  readonly columns: CatalogColumns;
 }
 
 /** What a stock view reads of a product. */
@@ -72,35 +70,18 @@ export interface ProductLookup {
 }
 
 /**
- * Slots for work derived from a catalogue after its load, such as the query engine's caches; each
- * module that keeps some declares its slot by augmenting this interface. The catalogue holds
- * them itself rather than a WeakMap keyed by catalogue: V8 marks a WeakMap's values as
- * ephemerons, in the pause of each full collection, and these caches hold tens of megabytes
- * (measured at a million products: 47 ms of one pause went to ephemeron marking).
+ * The columns that the query engine reads, position by position. Names are numbered by distinct
+ * folded name: catalogues repeat names a lot (the generated ones use about ten thousand for a
+ * million products), so a name filter can test each distinct name once. What the engine derives
+ * from these (lists by status, by name, counts) is its own, in src/query/.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by augmentation
-export interface CatalogMemo {}
-
-/**
- * Lookups built once per load, so that a request never scans more than it must. Names are
- * indexed by distinct folded name: catalogues repeat names a lot (the generated ones use about
- * ten thousand for a million products), so a name filter tests each distinct name once.
- */
-export interface CatalogIndex {
-  /** The positions of each status's products, ascending. */
-  readonly byStatus: ReadonlyMap<StockStatus, Int32Array>;
+export interface CatalogColumns {
   /** Every distinct folded name. */
-  readonly names: readonly string[];
-  /** For the product at each position of `products`, the index of its name in `names`. */
-  readonly nameOf: Int32Array;
-  /** For each distinct name, the positions of its products, ascending. */
-  readonly postings: readonly Int32Array[];
+  readonly foldedNames: readonly string[];
+  /** For the product at each position, the index of its folded name in `foldedNames`. */
+  readonly foldedNameOf: Int32Array;
   /** For the product at each position, the index of its status in STOCK_STATUSES. */
   readonly statusOf: Uint8Array;
-  /** How many products have each name and status: `counts[name * 4 + status]`. */
-  readonly counts: Int32Array;
-  /** How many products have each name, whatever their status: the sum of its `counts`. */
-  readonly nameSizes: Int32Array;
 }
 
 /**
@@ -115,10 +96,12 @@ export function createCatalog(
 ): Catalog {
   // Generated and hand-written fixtures usually come sorted: check in one pass before sorting.
   const sorted = isSortedById(products) ? products : [...products].sort((a, b) => a.id - b.id);
-  const index = buildIndex(sorted);
-  const columns = buildColumns(sorted, extraJsonOf);
-  const { nameOf, names, statusOf } = index;
-  const { ids, quantities, displayNameOf, displayNames, extraJsonAt } = columns;
+  const columns = buildColumns(sorted);
+  const { foldedNameOf, foldedNames, statusOf } = columns;
+  const { ids, quantities, displayNameOf, displayNames, extraJsonAt } = buildFields(
+    sorted,
+    extraJsonOf,
+  );
   const quantityAt = (position: number): number | null => {
     const quantity = quantities[position] as number;
     return Number.isNaN(quantity) ? null : quantity;
@@ -132,7 +115,7 @@ export function createCatalog(
     quantity: quantityAt(position),
     status: statusAt(position),
     extraJson: extraJsonAt(position),
-    foldedName: names[nameOf[position] as number] as string,
+    foldedName: foldedNames[foldedNameOf[position] as number] as string,
   });
   const stockAt = (position: number): ProductStock => ({
     id: ids[position] as number,
@@ -145,26 +128,25 @@ export function createCatalog(
     productAt,
     stockAt,
     byId: lookupById(ids, productAt),
-    index,
-    memo: {},
+    columns,
   });
 }
 
-/** The fields that the index does not hold already. */
-interface Columns {
+/** The fields that the columns do not hold already. */
+interface Fields {
   readonly ids: Float64Array;
   /** NaN where the quantity is unknown (null): a fixture's quantity is an integer or null. */
   readonly quantities: Float64Array;
-  /** Display names, which the folded names of the index may merge ("Oak" and "oak"). */
+  /** Display names, which folded names may merge ("Oak" and "oak"). */
   readonly displayNameOf: Int32Array;
   readonly displayNames: readonly string[];
   readonly extraJsonAt: (position: number) => string;
 }
 
-function buildColumns(
+function buildFields(
   products: readonly Product[],
   extraJsonOf: ((id: number) => string) | undefined,
-): Columns {
+): Fields {
   const ids = new Float64Array(products.length);
   const quantities = new Float64Array(products.length);
   const displayNameOf = new Int32Array(products.length);
@@ -231,50 +213,19 @@ function isSortedById(products: readonly Product[]): boolean {
   return true;
 }
 
-function buildIndex(products: readonly Product[]): CatalogIndex {
+function buildColumns(products: readonly Product[]): CatalogColumns {
   const statusNumber = new Map<StockStatus, number>(STOCK_STATUSES.map((status, i) => [status, i]));
   const nameIds = new Map<string, number>();
-  const nameOf = new Int32Array(products.length);
+  const foldedNameOf = new Int32Array(products.length);
   const statusOf = new Uint8Array(products.length);
-  const statusSizes = new Int32Array(STOCK_STATUSES.length);
   products.forEach((product, position) => {
-    const status = statusNumber.get(product.status) ?? 0;
-    statusOf[position] = status;
-    statusSizes[status] = (statusSizes[status] as number) + 1;
+    statusOf[position] = statusNumber.get(product.status) ?? 0;
     let id = nameIds.get(product.foldedName);
     if (id === undefined) {
       id = nameIds.size;
       nameIds.set(product.foldedName, id);
     }
-    nameOf[position] = id;
+    foldedNameOf[position] = id;
   });
-  const byStatusLists = Array.from(statusSizes, (size) => new Int32Array(size));
-  const statusFilled = new Int32Array(STOCK_STATUSES.length);
-  const counts = new Int32Array(nameIds.size * STOCK_STATUSES.length);
-  const sizes = new Int32Array(nameIds.size);
-  for (let position = 0; position < products.length; position++) {
-    const status = statusOf[position] as number;
-    (byStatusLists[status] as Int32Array)[statusFilled[status] as number] = position;
-    statusFilled[status] = (statusFilled[status] as number) + 1;
-    const name = nameOf[position] as number;
-    sizes[name] = (sizes[name] as number) + 1;
-    const cell = name * STOCK_STATUSES.length + status;
-    counts[cell] = (counts[cell] as number) + 1;
-  }
-  const postings = Array.from(sizes, (size) => new Int32Array(size));
-  const filled = new Int32Array(nameIds.size);
-  for (let position = 0; position < products.length; position++) {
-    const name = nameOf[position] as number;
-    (postings[name] as Int32Array)[filled[name] as number] = position;
-    filled[name] = (filled[name] as number) + 1;
-  }
-  return Object.freeze({
-    byStatus: new Map(STOCK_STATUSES.map((status, i) => [status, byStatusLists[i] as Int32Array])),
-    names: Object.freeze([...nameIds.keys()]),
-    nameOf,
-    postings,
-    statusOf,
-    counts,
-    nameSizes: sizes,
-  });
+  return Object.freeze({ foldedNames: Object.freeze([...nameIds.keys()]), foldedNameOf, statusOf });
 }

@@ -23,6 +23,7 @@ import noBodies from './plugins/no-bodies.ts';
 import preferences from './plugins/preferences.ts';
 import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
 import { operationRoute } from './operation-route.ts';
+import { createKeptAnswers, type KeptAnswers } from './rendered-answers.ts';
 import { createRequestOrigin } from './request-origin.ts';
 import { rateLimitConfig, registerRateLimit } from '../simulation/rate-limit.ts';
 import simulation from '../simulation/simulation-plugin.ts';
@@ -37,10 +38,11 @@ export interface AppDeps {
   /** Reloads config and data for the admin API; default: the same config, files read anew. */
   readonly reloader?: Reloader;
   /**
-   * Whether answers asked for twice are kept and sent again (`rendered-answers.ts`); on unless
-   * false. Tests turn it off in a second app, to hold the kept answers to fresh ones.
+   * Where answers asked for twice are kept and sent again (`rendered-answers.ts`): a set of the
+   * app's own unless given, none if null. Tests give none to a second app, to hold the kept
+   * answers to fresh ones, or give their own set, to see into it.
    */
-  readonly keepAnswers?: boolean;
+  readonly keptAnswers?: KeptAnswers | null;
   /** How simulated latency waits; tests record it instead of waiting. */
   readonly sleep?: (ms: number) => Promise<unknown>;
   /** The server's logger (`createAppLogger`, which redacts tokens); silent unless given. */
@@ -118,10 +120,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     throw new Error(`No handler for ${unserved.map((route) => route.operationId).join(', ')}`);
   }
   const originOf = createRequestOrigin(config.baseUrl, `${config.host}:${String(config.port)}`);
+  const keptAnswers = deps.keptAnswers === undefined ? createKeptAnswers() : deps.keptAnswers;
   for (const route of routes) {
     const handler = handlers[route.operationId] as OperationHandler;
-    const keepsAnswers =
-      deps.keepAnswers !== false && catalogueHandlers[route.operationId] !== undefined;
+    const keepsAnswers = catalogueHandlers[route.operationId] !== undefined;
     app.route({
       method: route.method,
       url: route.url,
@@ -135,7 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         route,
         handler,
         catalogs,
-        keepsAnswers,
+        keptAnswers: keepsAnswers ? (keptAnswers ?? undefined) : undefined,
         originOf,
       }),
     });

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Catalog } from '../catalog/catalog.ts';
 import { isStockStatus } from '../catalog/stock-status.ts';
 import { buildLinks, type Links } from '../query/links.ts';
-import { selectProducts } from '../query/filter.ts';
+import type { QueryEngine } from '../query/engine.ts';
 import { paginate } from '../query/paginate.ts';
 import type { PageRequest, ProductFilter } from '../query/query.ts';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
@@ -12,8 +12,10 @@ export interface OperationContext {
   readonly request: FastifyRequest;
   /** Parameters parsed and validated by the spec, defaults applied. */
   readonly values: ReadonlyMap<string, ParameterValue>;
-  /** The catalogue this request is answered from, read once. */
+  /** The catalogue this request is answered from, read once… */
   readonly catalog: Catalog;
+  /** …and the query engine over it. */
+  readonly engine: QueryEngine;
   /** `http://host:port`: where absolute links start. A function: only lists need it. */
   origin(): string;
 }
@@ -65,7 +67,7 @@ function pageOf(context: OperationContext): { positions: readonly number[]; link
   if (typeof id === 'number') filter.id = id;
   if (isStockStatus(status)) filter.status = status;
 
-  const page = paginate(selectProducts(context.catalog, filter), pageRequestOf(values));
+  const page = paginate(context.engine.select(filter), pageRequestOf(values));
   const path = context.request.url.split('?', 1)[0] ?? '';
   const links = buildLinks(
     {

@@ -1,48 +1,43 @@
 /**
- * @module The request path of one operation of the spec: kept answer, or parameters → catalogue
+ * @module The request path of one operation of the spec: kept answer, or parameters → dataset
  * → handler → answer.
  */
 import type { FastifyReply, RouteHandlerMethod } from 'fastify';
-import type { Catalog } from '../catalog/catalog.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
-import type { ScenarioStore } from '../scenarios/scenario-store.ts';
+import type { Dataset, ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { RouteDef } from '../spec/route-table.ts';
 import { JSON_TYPE, type OperationHandler } from './operation-handler.ts';
 import { addPreferenceApplied } from './prefer.ts';
-import { answerKey, answersOf } from './rendered-answers.ts';
+import { answerKey, type KeptAnswers } from './rendered-answers.ts';
 import type { RequestOrigin } from './request-origin.ts';
 
 export interface OperationRouteOptions {
   readonly route: RouteDef;
   readonly handler: OperationHandler;
   readonly catalogs: ScenarioStore;
-  /** Whether the operation's answers are kept (see rendered-answers.ts). */
-  readonly keepsAnswers: boolean;
+  /** Where the operation's answers are kept (see rendered-answers.ts); none for meta routes. */
+  readonly keptAnswers: KeptAnswers | undefined;
   readonly originOf: RequestOrigin;
 }
 
 /** A synchronous handler: a throw becomes the error answer, and no promise is made per request. */
 export function operationRoute(options: OperationRouteOptions): RouteHandlerMethod {
-  const { route, handler, catalogs, keepsAnswers, originOf } = options;
+  const { route, handler, catalogs, keptAnswers, originOf } = options;
   return (request, reply) => {
     const origin = (): string => originOf(request);
-    // The catalogue asked for, looked up once; an unknown scenario is refused only after the
+    // The dataset asked for, looked up once; an unknown scenario is refused only after the
     // parameters are checked, as it always was.
     const scenario = request.preferences?.get('scenario');
-    const catalog = scenario === undefined ? catalogs.current : catalogs.get(scenario);
-    const kept =
-      keepsAnswers && catalog !== undefined
-        ? {
-            catalog,
-            answers: answersOf(catalog),
-            key: answerKey(request.accessLevel ?? 'open', origin(), request.url),
-          }
+    const dataset = scenario === undefined ? catalogs.current : catalogs.get(scenario);
+    const key =
+      keptAnswers !== undefined && dataset !== undefined
+        ? answerKey(dataset, request.accessLevel ?? 'open', origin(), request.url)
         : undefined;
-    const known = kept?.answers.get(kept.key);
-    if (kept !== undefined && known !== undefined) {
+    const known = key === undefined ? undefined : keptAnswers?.get(key);
+    if (known !== undefined) {
       // Its parameters were valid when it was made, and the same URL gives the same ones.
-      servedCatalog(catalogs, catalog, scenario, reply);
+      servedDataset(catalogs, dataset, scenario, reply);
       reply.type(JSON_TYPE).send(known);
       return;
     }
@@ -58,34 +53,30 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
         { errors: parsed.issues },
       );
     }
-    const result = handler({
-      request,
-      values: parsed.values,
-      catalog: servedCatalog(catalogs, catalog, scenario, reply),
-      origin,
-    });
-    if (kept === undefined) {
+    const { catalog, engine } = servedDataset(catalogs, dataset, scenario, reply);
+    const result = handler({ request, values: parsed.values, catalog, engine, origin });
+    if (key === undefined || keptAnswers === undefined) {
       reply.type(result.type ?? JSON_TYPE).send(result.body);
       return;
     }
     const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
     // Kept from its second asking on (the doorkeeper of rendered-answers.ts).
-    kept.answers.set(kept.key, text);
+    keptAnswers.set(key, text);
     reply.type(JSON_TYPE).send(text);
   };
 }
 
 /**
- * The catalogue a request is served from, said in Preference-Applied when the request named its
+ * The dataset a request is served from, said in Preference-Applied when the request named its
  * scenario; naming a scenario that does not exist is a 400.
  */
-function servedCatalog(
+function servedDataset(
   catalogs: ScenarioStore,
-  catalog: Catalog | undefined,
+  dataset: Dataset | undefined,
   scenario: string | undefined,
   reply: FastifyReply,
-): Catalog {
-  if (catalog === undefined) {
+): Dataset {
+  if (dataset === undefined) {
     throw ProblemError.from(
       PROBLEMS.INVALID_PARAMETERS,
       `No scenario is named "${String(scenario)}".`,
@@ -101,5 +92,5 @@ function servedCatalog(
     );
   }
   if (scenario !== undefined) addPreferenceApplied(reply, `scenario=${scenario}`);
-  return catalog;
+  return dataset;
 }

@@ -3,7 +3,7 @@
  *
  * Two ways, each cheap where the other is not; `status` is a STOCK_STATUSES index, or -1 for any.
  */
-import type { CatalogIndex } from '../catalog/catalog.ts';
+import type { EngineIndex } from './engine-index.ts';
 import type { NameIds } from './name-index.ts';
 
 /**
@@ -19,7 +19,7 @@ export interface Scratch {
   readonly spare: Int32Array;
 }
 
-export function createScratch(index: CatalogIndex): Scratch {
+export function createScratch(index: EngineIndex): Scratch {
   return {
     flags: new Uint8Array(index.names.length),
     positions: new Int32Array(index.nameOf.length),
@@ -33,7 +33,7 @@ export function createScratch(index: CatalogIndex): Scratch {
  * The result is a view of the scratch buffers, valid until the next call.
  */
 export function scanPositions(
-  index: CatalogIndex,
+  index: EngineIndex,
   names: NameIds,
   status: number,
   count: number,
@@ -58,7 +58,7 @@ export function scanPositions(
  * The result is a view of the scratch buffers, valid until the next call.
  */
 export function collectPositions(
-  index: CatalogIndex,
+  index: EngineIndex,
   names: NameIds,
   status: number,
   total: number,

@@ -1,5 +1,6 @@
 /** @module The served data: one immutable catalogue per scenario, and which one is active. */
 import type { Catalog } from '../catalog/catalog.ts';
+import { createQueryEngine, type QueryEngine } from '../query/engine.ts';
 
 /** The scenario that serves the config's `fixtures`. */
 export const DEFAULT_SCENARIO = 'default';
@@ -14,18 +15,33 @@ export class UnknownScenario extends Error {
   }
 }
 
+/** A scenario's data as served: a catalogue and the query engine over it, made together. */
+export interface Dataset {
+  readonly catalog: Catalog;
+  readonly engine: QueryEngine;
+  /** Unique among every dataset of the process: what answers derived from it are keyed by. */
+  readonly serial: number;
+}
+
+let datasetsMade = 0;
+
+function datasetOf(catalog: Catalog): Dataset {
+  datasetsMade += 1;
+  return Object.freeze({ catalog, engine: createQueryEngine(catalog), serial: datasetsMade });
+}
+
 /**
- * Holds every scenario's catalogue. All of it lives in one immutable state object whose
+ * Holds every scenario's dataset. All of it lives in one immutable state object whose
  * reference is swapped whole, so a request that has read a catalogue keeps it to its end, and a
  * reload or a switch is seen all at once or not at all.
  */
 export interface ScenarioStore {
   readonly active: string;
   readonly names: readonly string[];
-  /** The active scenario's catalogue. */
-  readonly current: Catalog;
-  /** A scenario's catalogue; undefined when there is no such scenario. */
-  get(name: string): Catalog | undefined;
+  /** The active scenario's data. */
+  readonly current: Dataset;
+  /** A scenario's data; undefined when there is no such scenario. */
+  get(name: string): Dataset | undefined;
   /** Makes a scenario the active one; throws UnknownScenario. */
   activate(name: string): void;
   /** Replaces the active scenario's catalogue. */
@@ -36,7 +52,7 @@ export interface ScenarioStore {
 
 interface State {
   readonly active: string;
-  readonly catalogs: ReadonlyMap<string, Catalog>;
+  readonly datasets: ReadonlyMap<string, Dataset>;
 }
 
 export function createScenarioStore(
@@ -45,36 +61,41 @@ export function createScenarioStore(
 ): ScenarioStore {
   const catalogs =
     initial instanceof Map ? initial : new Map([[DEFAULT_SCENARIO, initial as Catalog]]);
-  let state: State = checked({ active, catalogs });
+  let state: State = checked({ active, datasets: datasetsOf(catalogs) });
 
   return {
     get active() {
       return state.active;
     },
     get names() {
-      return [...state.catalogs.keys()];
+      return [...state.datasets.keys()];
     },
     get current() {
-      return state.catalogs.get(state.active) as Catalog;
+      return state.datasets.get(state.active) as Dataset;
     },
-    get: (name) => state.catalogs.get(name),
+    get: (name) => state.datasets.get(name),
     activate(name) {
       state = checked({ ...state, active: name });
     },
     replace(catalog) {
-      state = { ...state, catalogs: new Map([...state.catalogs, [state.active, catalog]]) };
+      const datasets = new Map([...state.datasets, [state.active, datasetOf(catalog)]]);
+      state = { ...state, datasets };
     },
     replaceAll(next) {
       state = checked({
         active: next.has(state.active) ? state.active : DEFAULT_SCENARIO,
-        catalogs: next,
+        datasets: datasetsOf(next),
       });
     },
   };
 }
 
+function datasetsOf(catalogs: ReadonlyMap<string, Catalog>): ReadonlyMap<string, Dataset> {
+  return new Map([...catalogs].map(([name, catalog]) => [name, datasetOf(catalog)]));
+}
+
 function checked(state: State): State {
-  if (!state.catalogs.has(state.active))
-    throw new UnknownScenario(state.active, [...state.catalogs.keys()]);
+  if (!state.datasets.has(state.active))
+    throw new UnknownScenario(state.active, [...state.datasets.keys()]);
   return state;
 }

@@ -83,7 +83,7 @@ export const MUTANTS: readonly Mutant[] = [
         if (!isList(body) || body.data.length === 0 || Number(query(request)['page'] ?? 1) < 2)
           return body;
         const key = 'product_id' in (body.data[0] ?? {}) ? 'product_id' : 'id';
-        const products = allProducts(catalogs.current);
+        const products = allProducts(catalogs.current.catalog);
         const at = products.findIndex((product) => product.id === body.data[0]?.[key]);
         const before = products[at - 1];
         return before === undefined
@@ -131,7 +131,7 @@ export const MUTANTS: readonly Mutant[] = [
         if (!isList(body) || needle === undefined || !request.url.startsWith('/v1/stock'))
           return body;
         const data = body.data.filter((item) =>
-          catalogs.current.byId.get(Number(item['product_id']))?.name.includes(needle),
+          catalogs.current.catalog.byId.get(Number(item['product_id']))?.name.includes(needle),
         );
         return { ...body, data };
       })(app);
@@ -146,7 +146,7 @@ export const MUTANTS: readonly Mutant[] = [
         if (request.accessLevel !== 'status' || !isList(body)) return body;
         const data = body.data.map((item) => ({
           ...item,
-          quantity: catalogs.current.byId.get(Number(item['product_id']))?.quantity ?? null,
+          quantity: catalogs.current.catalog.byId.get(Number(item['product_id']))?.quantity ?? null,
         }));
         return { ...body, data };
       })(app);

@@ -96,7 +96,7 @@ let keeping: Served;
 let fresh: Served;
 beforeAll(async () => {
   keeping = await serve({ catalogs });
-  fresh = await serve({ catalogs, keepAnswers: false });
+  fresh = await serve({ catalogs, keptAnswers: null });
 });
 afterAll(async () => {
   await keeping.app.close();

@@ -14,7 +14,7 @@ let shipped: readonly Product[];
 beforeAll(async () => {
   const built = await buildTestApp();
   catalogs = built.catalogs;
-  shipped = allProducts(catalogs.current);
+  shipped = allProducts(catalogs.current.catalog);
   server = await listenLive(built.app);
 });
 afterAll(() => server.close());

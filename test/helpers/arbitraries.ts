@@ -1,10 +1,10 @@
 /** @module fast-check arbitraries of catalogues, and the plain definition they are judged by. */
 import fc from 'fast-check';
 import type { Product } from '../../src/catalog/catalog.ts';
-import { foldName } from '../../src/catalog/fold-name.ts';
 import { toProduct } from '../../src/catalog/load-catalog.ts';
 import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
 import type { ProductFilter } from '../../src/query/query.ts';
+import { matches } from './reference-engine.ts';
 
 /** Characters that stress folding and literal matching: accents, ß, wildcards, regex syntax. */
 export const NAME_CHARS = fc.constantFrom(
@@ -45,12 +45,10 @@ export function arbitraryProducts(options: {
     );
 }
 
-/** The ids a filter keeps, by the definition alone: nothing precomputed, nothing cached. */
+/** The ids a filter keeps, by the definition alone, from products in any order. */
 export function plainFilterIds(products: readonly Product[], filter: ProductFilter): number[] {
   return products
-    .filter((p) => filter.id === undefined || p.id === filter.id)
-    .filter((p) => filter.status === undefined || p.status === filter.status)
-    .filter((p) => filter.name === undefined || foldName(p.name).includes(foldName(filter.name)))
-    .map((p) => p.id)
+    .filter((product) => matches(product, filter))
+    .map((product) => product.id)
     .sort((a, b) => a - b);
 }

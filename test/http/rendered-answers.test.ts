@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { buildApp } from '../../src/http/build-app.ts';
-import { answersOf } from '../../src/http/rendered-answers.ts';
+import { createKeptAnswers } from '../../src/http/rendered-answers.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { arbitraryProducts } from '../helpers/arbitraries.ts';
 import { generatedCatalog } from '../helpers/generated-catalog.ts';
@@ -20,12 +20,13 @@ const catalogs = createScenarioStore(
     ['other', generatedCatalog(40, 2)],
   ]),
 );
+const keptAnswers = createKeptAnswers();
 let keeping: FastifyInstance;
 let fresh: FastifyInstance;
 beforeAll(async () => {
   const spec = await shippedSpecOnce();
-  keeping = await buildApp({ config: DEFAULTS, spec, catalogs });
-  fresh = await buildApp({ config: DEFAULTS, spec, catalogs, keepAnswers: false });
+  keeping = await buildApp({ config: DEFAULTS, spec, catalogs, keptAnswers });
+  fresh = await buildApp({ config: DEFAULTS, spec, catalogs, keptAnswers: null });
 });
 afterAll(async () => {
   await keeping.close();
@@ -107,26 +108,31 @@ describe('kept answers', () => {
     );
   });
 
-  it('are kept from the second asking, per catalogue, and a reload starts with none', async () => {
-    const { catalog, request } = onFreshCatalog(30, 3, '/v1/stock?limit=5&page=2', QUANTITY_TOKEN);
+  it('are kept from the second asking, per dataset: a reload keys them anew', async () => {
+    const { request } = onFreshCatalog(30, 3, '/v1/stock?limit=5&page=2', QUANTITY_TOKEN);
+    const before = keptAnswers.size;
     expect((await both(request)).kept.status).toBe(200);
-    expect(answersOf(catalog).size).toBe(0);
+    expect(keptAnswers.size).toBe(before);
     await both(request);
-    expect(answersOf(catalog).size).toBe(1);
+    expect(keptAnswers.size).toBe(before + 1);
     const third = await both(request);
     expect(third.kept).toEqual(third.made);
+    expect(keptAnswers.size).toBe(before + 1);
 
-    const reloaded = generatedCatalog(30, 4);
-    catalogs.replace(reloaded);
-    expect(answersOf(reloaded).size).toBe(0);
+    catalogs.replace(generatedCatalog(30, 4));
     const afterReload = await both(request);
+    // A first asking of the new dataset: not the old answer, and not kept yet.
     expect(afterReload.kept).toEqual(afterReload.made);
     expect(afterReload.kept.body).not.toBe(third.kept.body);
+    expect(keptAnswers.size).toBe(before + 1);
+    await both(request);
+    expect(keptAnswers.size).toBe(before + 2);
   });
 
   it('keep no error answer', async () => {
-    const { catalog, request: missing } = onFreshCatalog(10, 5, '/v1/stock/999999', STATUS_TOKEN);
+    const { request: missing } = onFreshCatalog(10, 5, '/v1/stock/999999', STATUS_TOKEN);
+    const before = keptAnswers.size;
     for (let i = 0; i < 3; i++) expect((await both(missing)).kept.status).toBe(404);
-    expect(answersOf(catalog).size).toBe(0);
+    expect(keptAnswers.size).toBe(before);
   });
 });

@@ -47,7 +47,7 @@ export const serveCommand: Command = {
       log,
     });
     const server = await startServer(app, config);
-    const catalog = catalogs.current;
+    const { catalog } = catalogs.current;
     log.info(
       {
         products: catalog.size,

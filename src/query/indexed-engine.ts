@@ -1,8 +1,15 @@
-/** @module Filtering the catalogue: name substring, id and status, combined with AND. */
-import type { Catalog, Product } from '../catalog/catalog.ts';
+/**
+ * @module The indexed query engine: name substring, id and status, combined with AND, over the
+ * indexes of engine-index.ts and the caches below. engine.ts gives it to the rest of the code
+ * with its tuning fixed; the tuning is a parameter here so that the equivalence suite can reach
+ * every path with small catalogues.
+ */
+import type { Catalog } from '../catalog/catalog.ts';
 import { foldName } from '../catalog/fold-name.ts';
 import { STOCK_STATUSES } from '../catalog/stock-status.ts';
-import { FilterCache } from './filter-cache.ts';
+import { buildEngineIndex, STATUSES, type EngineIndex } from './engine-index.ts';
+import type { QueryEngine } from './engine.ts';
+import { BoundedCache } from '../util/bounded-cache.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import type { ProductFilter } from './query.ts';
@@ -10,15 +17,16 @@ import { everyPosition, slicesOf, type Selection } from './selection.ts';
 
 /**
  * How a name filter's matches are listed; `auto` picks by estimated cost, the others are for
- * tests, which hold each to the plain definition. See name-pages.ts.
+ * the equivalence suite, which holds each to the plain definition. See name-pages.ts.
  */
 export type PageStrategy = 'auto' | 'scan' | 'collect';
 
-/** Tuning, for tests: they shrink the prefixes below to reach every path with small catalogues. */
-export interface SelectOptions {
-  readonly strategy?: PageStrategy;
-  readonly firstPrefix?: number;
-  readonly cachedPrefixLimit?: number;
+export interface EngineTuning {
+  readonly strategy: PageStrategy;
+  /** See FIRST_PREFIX. */
+  readonly firstPrefix: number;
+  /** See CACHED_PREFIX_LIMIT. */
+  readonly cachedPrefixLimit: number;
 }
 
 /**
@@ -38,6 +46,13 @@ const CACHED_PREFIX_LIMIT = 65_536;
 /** A collect costs about this many scan steps per product it touches (measured: 16 ns, 2.3 ns). */
 const COLLECT_STEPS_PER_MATCH = 7;
 
+/** What engine.ts serves with. */
+export const SERVING_TUNING: EngineTuning = {
+  strategy: 'auto',
+  firstPrefix: FIRST_PREFIX,
+  cachedPrefixLimit: CACHED_PREFIX_LIMIT,
+};
+
 /** What a name (and status) filter matched. Immutable: a longer prefix replaces the entry. */
 interface NameMatch {
   /** The distinct names that contain the needle. */
@@ -55,22 +70,19 @@ interface NameMatch {
 /** The prefix of a match not listed yet; shared, since an ArrayBuffer apiece costs the GC. */
 const NO_POSITIONS = new Int32Array(0);
 
-interface Caches {
-  /** Built on the first name filter of a catalogue (measured: 60 ms for ten thousand names). */
-  readonly names: NameIndex;
+/** One engine per catalogue: the data cannot change under its caches, and a reload makes another. */
+interface Engine {
+  readonly catalog: Catalog;
+  readonly index: EngineIndex;
+  readonly tuning: EngineTuning;
+  /** Built on the first name filter (measured: 60 ms for ten thousand names). */
+  names?: NameIndex;
   /** Distinct names that contain a folded needle. */
-  readonly needles: FilterCache<NameIds>;
+  readonly needles: BoundedCache<NameIds>;
   /** Name matches by status and needle. */
-  readonly matches: FilterCache<NameMatch>;
+  readonly matches: BoundedCache<NameMatch>;
   /** Made on the first listing: catalogues never filtered by name never pay for it. */
   scratch?: Scratch;
-}
-
-declare module '../catalog/catalog.ts' {
-  /** One set of caches per catalogue: the data cannot change under it, and a reload brings a new one. */
-  interface CatalogMemo {
-    query?: Caches;
-  }
 }
 
 /**
@@ -81,15 +93,22 @@ declare module '../catalog/catalog.ts' {
  * - An id is a lookup by position or binary search, and a status alone is a list built at load.
  * - A name is looked up in a trigram index of the distinct names. The total then comes from
  *   per-name counts, and a page from the matching names' position lists (see PageStrategy).
- * Property tests hold this to the plain definition.
+ * The equivalence suite holds this to the plain definition.
  */
-export function selectProducts(
-  catalog: Catalog,
-  filter: ProductFilter,
-  options: SelectOptions = {},
-): Selection {
+export function createIndexedEngine(catalog: Catalog, tuning: EngineTuning): QueryEngine {
+  const engine: Engine = {
+    catalog,
+    index: buildEngineIndex(catalog),
+    tuning,
+    needles: new BoundedCache<NameIds>({ admitOnSecondSight: true }),
+    matches: new BoundedCache<NameMatch>({ admitOnSecondSight: true }),
+  };
+  return { select: (filter) => select(engine, filter) };
+}
+
+function select(engine: Engine, filter: ProductFilter): Selection {
+  const { catalog, index } = engine;
   const needle = filter.name === undefined ? undefined : foldName(filter.name);
-  const { index } = catalog;
   if (filter.id !== undefined) {
     const position = catalog.byId.positionOf(filter.id);
     const keep =
@@ -100,49 +119,22 @@ export function selectProducts(
         (index.names[index.nameOf[position] as number] as string).includes(needle));
     return slicesOf(keep ? [position] : NO_POSITIONS);
   }
-  if (needle === undefined) {
-    return filter.status === undefined
-      ? everyPosition(catalog.size)
-      : slicesOf(index.byStatus.get(filter.status) ?? NO_POSITIONS);
-  }
   const status = filter.status === undefined ? -1 : STOCK_STATUSES.indexOf(filter.status);
-  return selectByName(catalog, needle, status, options);
+  if (needle === undefined) {
+    return status < 0
+      ? everyPosition(index.size)
+      : slicesOf(index.byStatus[status] ?? NO_POSITIONS);
+  }
+  return selectByName(engine, needle, status);
 }
 
-/** The whole filtered list; for tests and small catalogues. */
-export function filterProducts(
-  catalog: Catalog,
-  filter: ProductFilter,
-  options: SelectOptions = {},
-): readonly Product[] {
-  const selection = selectProducts(catalog, filter, options);
-  return selection.slice(0, selection.total).map((position) => catalog.productAt(position));
-}
-
-function cachesOf(catalog: Catalog): Caches {
-  return (catalog.memo.query ??= {
-    names: createNameIndex(catalog.index.names),
-    needles: new FilterCache<NameIds>({ admitOnSecondSight: true }),
-    matches: new FilterCache<NameMatch>({ admitOnSecondSight: true }),
-  });
-}
-
-function selectByName(
-  catalog: Catalog,
-  needle: string,
-  status: number,
-  options: SelectOptions,
-): Selection {
-  const {
-    strategy = 'auto',
-    firstPrefix = FIRST_PREFIX,
-    cachedPrefixLimit = CACHED_PREFIX_LIMIT,
-  } = options;
-  const cache = cachesOf(catalog);
+function selectByName(engine: Engine, needle: string, status: number): Selection {
+  const { firstPrefix, cachedPrefixLimit } = engine.tuning;
+  const cache = engine.matches;
   const key = `${String(status)}\u0000${needle}`;
-  const cached = cache.matches.get(key);
-  let match = cached ?? matchOf(catalog, cache, needle, status);
-  if (cached === undefined) cache.matches.set(key, match);
+  const cached = cache.get(key);
+  let match = cached ?? matchOf(engine, needle, status);
+  if (cached === undefined) cache.set(key, match);
   return {
     total: match.total,
     slice(start, end) {
@@ -151,17 +143,17 @@ function selectByName(
       let positions = match.prefix;
       if (positions.length < stop) {
         // A prefix listed beyond the page is for the cache; a filter asked once is not kept.
-        const kept = cache.matches.has(key);
+        const kept = cache.has(key);
         const wanted = kept
           ? Math.min(match.total, Math.max(stop, 2 * positions.length, firstPrefix))
           : stop;
-        const listed = list(catalog, cache, match, status, wanted, strategy);
+        const listed = list(engine, match, status, wanted);
         positions = listed;
         // Cached (as a copy: the scratch is reused) only once the filter was asked twice.
         if (kept && listed.length <= cachedPrefixLimit) {
           const prefix = listed.slice();
           match = { ...match, prefix, length: match.names.length + prefix.length };
-          cache.matches.set(key, match);
+          cache.set(key, match);
         }
       }
       return Array.from(positions.subarray(start, stop));
@@ -169,21 +161,21 @@ function selectByName(
   };
 }
 
-function matchOf(catalog: Catalog, cache: Caches, needle: string, status: number): NameMatch {
-  let names = cache.needles.get(needle);
+function matchOf(engine: Engine, needle: string, status: number): NameMatch {
+  let names = engine.needles.get(needle);
   if (names === undefined) {
-    names = cache.names.namesContaining(needle);
-    cache.needles.set(needle, names);
+    engine.names ??= createNameIndex(engine.index.names);
+    names = engine.names.namesContaining(needle);
+    engine.needles.set(needle, names);
   }
-  const { counts, nameSizes } = catalog.index;
-  const statuses = STOCK_STATUSES.length;
+  const { counts, nameSizes } = engine.index;
   let visited = 0;
   let total = 0;
   // From the flat counts only: reading each name's position list would be a pointer chase apiece.
   for (const name of names) {
     const size = nameSizes[name] as number;
     visited += size;
-    total += status < 0 ? size : (counts[name * statuses + status] as number);
+    total += status < 0 ? size : (counts[name * STATUSES + status] as number);
   }
   return { names, total, visited, prefix: NO_POSITIONS, length: names.length };
 }
@@ -192,20 +184,15 @@ function matchOf(catalog: Catalog, cache: Caches, needle: string, status: number
  * At least the first `wanted` matches, by the cheaper way: a scan touches about `wanted / total`
  * of the catalogue, a collect the matched names' products (and sorts them, and lists them all).
  */
-function list(
-  catalog: Catalog,
-  cache: Caches,
-  match: NameMatch,
-  status: number,
-  wanted: number,
-  strategy: PageStrategy,
-): Int32Array {
+function list(engine: Engine, match: NameMatch, status: number, wanted: number): Int32Array {
+  const { index, tuning } = engine;
   const { names, total, visited } = match;
-  const scanSteps = names.length + (wanted / total) * catalog.size;
+  const scanSteps = names.length + (wanted / total) * index.size;
   const collectSteps = COLLECT_STEPS_PER_MATCH * visited;
-  const chosen = strategy === 'auto' ? (scanSteps <= collectSteps ? 'scan' : 'collect') : strategy;
-  cache.scratch ??= createScratch(catalog.index);
+  const chosen =
+    tuning.strategy === 'auto' ? (scanSteps <= collectSteps ? 'scan' : 'collect') : tuning.strategy;
+  engine.scratch ??= createScratch(index);
   return chosen === 'scan'
-    ? scanPositions(catalog.index, names, status, wanted, cache.scratch)
-    : collectPositions(catalog.index, names, status, total, cache.scratch);
+    ? scanPositions(index, names, status, wanted, engine.scratch)
+    : collectPositions(index, names, status, total, engine.scratch);
 }

@@ -1,6 +1,6 @@
-/** @module A bounded cache of filter results, one per catalogue: a reload starts with an empty one. */
+/** @module A bounded LRU cache with an optional doorkeeper: the query engine's and the kept answers'. */
 
-export interface FilterCacheOptions {
+export interface BoundedCacheOptions {
   readonly maxEntries?: number;
   readonly maxItems?: number;
   /**
@@ -19,14 +19,14 @@ const DOORKEEPER_SLOTS = 4096;
  * Least recently used first out, bounded by entries and by the items they hold together, so that a
  * million-product catalogue cannot make it grow past a few tens of megabytes.
  */
-export class FilterCache<Value extends { readonly length: number }> {
+export class BoundedCache<Value extends { readonly length: number }> {
   readonly #entries = new Map<string, Value>();
   #items = 0;
   readonly #maxEntries: number;
   readonly #maxItems: number;
   readonly #seenOnce: Int32Array | undefined;
 
-  constructor(options: FilterCacheOptions = {}) {
+  constructor(options: BoundedCacheOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 2000;
     this.#maxItems = options.maxItems ?? 8_000_000;
     this.#seenOnce =

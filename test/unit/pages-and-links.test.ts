@@ -1,47 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCatalog } from '../../src/catalog/load-catalog.ts';
-import { filterProducts } from '../../src/query/filter.ts';
 import { buildLinks } from '../../src/query/links.ts';
 import { paginate } from '../../src/query/paginate.ts';
 import { slicesOf } from '../../src/query/selection.ts';
-
-const catalog = parseCatalog(
-  'q.yaml',
-  `products:
-  - { id: 5, name: "Oak Table", quantity: 3 }
-  - { id: 1, name: "Walnut side table", quantity: 0 }
-  - { id: 2, name: "Café chair 100% wool", quantity: 1 }
-  - { id: 3, name: "Straße bench", quantity: null }
-  - { id: 4, name: "Lamp_2 *LED*", quantity: 2, status: incoming }
-  - { id: 6, name: "a.b table", quantity: 9 }
-`,
-);
-const ids = (filter: Parameters<typeof filterProducts>[1]) =>
-  filterProducts(catalog, filter).map((product) => product.id);
-
-describe('filterProducts', () => {
-  it.each([
-    ['no filter: all, ascending id', {}, [1, 2, 3, 4, 5, 6]],
-    ['name, case-insensitive substring', { name: 'TABLE' }, [1, 5, 6]],
-    ['name with an accent', { name: 'CAFÉ' }, [2]],
-    ['name with ß against SS', { name: 'STRASSE' }, [3]],
-    ['% is literal', { name: '100%' }, [2]],
-    ['% alone is no wildcard', { name: '%' }, [2]],
-    ['_ is literal', { name: 'p_2' }, [4]],
-    ['* is literal', { name: '*led*' }, [4]],
-    ['. is no regex', { name: 'a.b' }, [6]],
-    ['.* matches nothing', { name: '.*' }, []],
-    ['status', { status: 'out_of_stock' }, [1]],
-    ['derived on_request', { status: 'on_request' }, [3]],
-    ['id', { id: 4 }, [4]],
-    ['unknown id', { id: 99 }, []],
-    ['name AND status', { name: 'table', status: 'available' }, [5, 6]],
-    ['id AND status that disagree', { id: 4, status: 'available' }, []],
-    ['id AND name that agree', { id: 5, name: 'oak' }, [5]],
-  ] as const)('%s', (_title, filter, expected) => {
-    expect(ids(filter)).toEqual(expected);
-  });
-});
 
 describe('paginate and buildLinks', () => {
   const items = Array.from({ length: 25 }, (_, i) => i + 1);

@@ -1,0 +1,161 @@
+/**
+ * One equivalence suite that every query engine passes: the reference (the definition, in
+ * test/helpers), the engine as served, and the indexed engine in tunings that reach each of its
+ * paths with small catalogues. Each is judged by the definition applied to the raw products,
+ * not to the catalogue, so that the catalogue's id order is judged too.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
+import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { STOCK_STATUSES, type StockStatus } from '../../src/catalog/stock-status.ts';
+import { createQueryEngine, type QueryEngine } from '../../src/query/engine.ts';
+import { createIndexedEngine, type EngineTuning } from '../../src/query/indexed-engine.ts';
+import { paginate } from '../../src/query/paginate.ts';
+import type { ProductFilter } from '../../src/query/query.ts';
+import { arbitraryProducts, NAME_CHARS, plainFilterIds } from '../helpers/arbitraries.ts';
+import { createReferenceEngine } from '../helpers/reference-engine.ts';
+
+type MakeEngine = (catalog: Catalog) => QueryEngine;
+
+/** Small prefixes make listings grow and outgrow the cache within a few pages. */
+const TUNINGS: readonly EngineTuning[] = [
+  { strategy: 'scan', firstPrefix: 1, cachedPrefixLimit: 0 },
+  { strategy: 'scan', firstPrefix: 2, cachedPrefixLimit: 5 },
+  { strategy: 'collect', firstPrefix: 1, cachedPrefixLimit: 3 },
+  { strategy: 'collect', firstPrefix: 4, cachedPrefixLimit: 9 },
+  { strategy: 'auto', firstPrefix: 1, cachedPrefixLimit: 0 },
+  { strategy: 'auto', firstPrefix: 3, cachedPrefixLimit: 9 },
+];
+
+const ENGINES: readonly (readonly [string, MakeEngine])[] = [
+  ['the reference engine', createReferenceEngine],
+  ['the engine as served', createQueryEngine],
+  ...TUNINGS.map(
+    (tuning) =>
+      [
+        `the indexed engine (${tuning.strategy}, prefixes from ${String(tuning.firstPrefix)}, ` +
+          `cached up to ${String(tuning.cachedPrefixLimit)})`,
+        (catalog: Catalog) => createIndexedEngine(catalog, tuning),
+      ] as const,
+  ),
+];
+
+const EXAMPLES = `products:
+  - { id: 5, name: "Oak Table", quantity: 3 }
+  - { id: 1, name: "Walnut side table", quantity: 0 }
+  - { id: 2, name: "Café chair 100% wool", quantity: 1 }
+  - { id: 3, name: "Straße bench", quantity: null }
+  - { id: 4, name: "Lamp_2 *LED*", quantity: 2, status: incoming }
+  - { id: 6, name: "a.b table", quantity: 9 }
+`;
+
+const arbitraryFilter: fc.Arbitrary<ProductFilter> = fc
+  .record(
+    {
+      name: fc.string({ unit: NAME_CHARS, maxLength: 3 }),
+      status: fc.constantFrom<StockStatus>(...STOCK_STATUSES),
+      id: fc.integer({ min: 1, max: 300 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map((filter) => filter as ProductFilter);
+
+/** Dense matches, so that pages fall inside the list and a scan stops within it. */
+const denseFilter = fc.record(
+  {
+    name: fc.constantFrom('', 'a', 'x', 'é', 's'),
+    status: fc.constantFrom<StockStatus>(...STOCK_STATUSES),
+  },
+  { requiredKeys: ['name'] },
+) as fc.Arbitrary<ProductFilter>;
+
+const smallCatalogue = arbitraryProducts({ maxId: 300, maxNameLength: 4, maxLength: 80 });
+
+/** Every match of a filter, as ids, read through the engine's seam. */
+function selectedIds(engine: QueryEngine, catalog: Catalog, filter: ProductFilter): number[] {
+  const selection = engine.select(filter);
+  return selection.slice(0, selection.total).map((position) => catalog.productAt(position).id);
+}
+
+describe.each(ENGINES)('%s', (_name, makeEngine) => {
+  const examples = parseCatalog('q.yaml', EXAMPLES);
+  const engine = makeEngine(examples);
+
+  it.each([
+    ['no filter: all, ascending id', {}, [1, 2, 3, 4, 5, 6]],
+    ['name, case-insensitive substring', { name: 'TABLE' }, [1, 5, 6]],
+    ['name with an accent', { name: 'CAFÉ' }, [2]],
+    ['name with ß against SS', { name: 'STRASSE' }, [3]],
+    ['% is literal', { name: '100%' }, [2]],
+    ['% alone is no wildcard', { name: '%' }, [2]],
+    ['_ is literal', { name: 'p_2' }, [4]],
+    ['* is literal', { name: '*led*' }, [4]],
+    ['. is no regex', { name: 'a.b' }, [6]],
+    ['.* matches nothing', { name: '.*' }, []],
+    ['status', { status: 'out_of_stock' }, [1]],
+    ['derived on_request', { status: 'on_request' }, [3]],
+    ['id', { id: 4 }, [4]],
+    ['unknown id', { id: 99 }, []],
+    ['name AND status', { name: 'table', status: 'available' }, [5, 6]],
+    ['id AND status that disagree', { id: 4, status: 'available' }, []],
+    ['id AND name that agree', { id: 5, name: 'oak' }, [5]],
+  ] as const)('%s', (_title, filter, expected) => {
+    // Twice: the second asking may be answered from what the first kept.
+    expect(selectedIds(engine, examples, filter)).toEqual(expected);
+    expect(selectedIds(engine, examples, filter)).toEqual(expected);
+  });
+
+  it('equals the definition for random catalogues and filters, cold, cached, and after a reload', () => {
+    fc.assert(
+      fc.property(
+        smallCatalogue,
+        smallCatalogue,
+        fc.array(arbitraryFilter, { minLength: 1, maxLength: 6 }),
+        (first, second, filters) => {
+          const before = createCatalog('before', first);
+          const after = createCatalog('after', second);
+          const [old, fresh] = [makeEngine(before), makeEngine(after)];
+          for (const filter of filters) {
+            const expected = plainFilterIds(first, filter);
+            expect(selectedIds(old, before, filter)).toEqual(expected);
+            expect(selectedIds(old, before, filter)).toEqual(expected);
+            // A reload is a new engine: nothing kept for the old catalogue may leak into it.
+            expect(selectedIds(fresh, after, filter)).toEqual(plainFilterIds(second, filter));
+          }
+        },
+      ),
+      { numRuns: 150, seed: 11 },
+    );
+  });
+
+  it('gives every page as a slice of the definition, paging forward and back', () => {
+    fc.assert(
+      fc.property(
+        smallCatalogue,
+        fc.array(fc.oneof(denseFilter, arbitraryFilter), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 7 }),
+        (products, filters, limit) => {
+          const catalog = createCatalog('c', products);
+          const paged = makeEngine(catalog);
+          const expected = filters.map((filter) => plainFilterIds(products, filter));
+          const pages = Math.max(...expected.map((ids) => Math.ceil(ids.length / limit))) + 1;
+          // The filters take turns, so later pages meet prefixes that earlier ones kept, and
+          // listings of the other filters in between.
+          const order = Array.from({ length: pages }, (_, i) => i + 1);
+          for (const page of [...order, ...order.reverse()]) {
+            filters.forEach((filter, f) => {
+              const got = paginate(paged.select(filter), { page, limit });
+              const ids = expected[f] ?? [];
+              expect(got.items.map((p) => catalog.productAt(p).id)).toEqual(
+                ids.slice((page - 1) * limit, page * limit),
+              );
+              expect(got.total).toBe(ids.length);
+            });
+          }
+        },
+      ),
+      { numRuns: 150, seed: 12 },
+    );
+  });
+});
