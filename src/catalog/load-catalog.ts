@@ -12,7 +12,12 @@ import { foldName } from './fold-name.ts';
 
 const validateFixture = createAjv({ ownSchemas: true }).compile<Fixture>(FixtureSchema);
 
-/** The two layouts read without a YAML parser: the generator's JSON lines, and block mappings. */
+/**
+ * The two layouts read without a YAML parser: the generator's JSON lines, and block mappings.
+ * Each is there for a measured reason, written in its module; anything else goes to js-yaml. All
+ * three give a plain value to the same schema check and the same `locate`, so an issue reads the
+ * same whichever path read the file (a test in catalog.test.ts holds them to it).
+ */
 function readFixtureLayout(text: string): unknown {
   return parseJsonLineFixture(text) ?? parseBlockFixture(text);
 }

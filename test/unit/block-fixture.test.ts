@@ -108,7 +108,6 @@ describe('parseBlockFixture', () => {
       { numRuns: 4000, seed: 8 },
     );
     // The comparison ran on a good share of the cases, not on a few.
-    console.log('READ', read);
     expect(read).toBeGreaterThan(400);
   });
 

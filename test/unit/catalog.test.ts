@@ -12,6 +12,8 @@ import { foldName } from '../../src/catalog/fold-name.ts';
 import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
 import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
+import { parseBlockFixture } from '../../src/source/block-fixture.ts';
+import { parseJsonLineFixture } from '../../src/source/json-line-fixture.ts';
 
 describe('deriveStatus', () => {
   it.each([
@@ -129,6 +131,78 @@ describe('parseCatalog', () => {
       'products[1].status',
     ]);
   });
+});
+
+describe('every reading path of a fixture', () => {
+  // The same three products, the second with a negative quantity, in each layout that has a
+  // reader of its own: the generator's JSON lines, hand-written block mappings, and anything
+  // else (here flow mappings), which goes to js-yaml.
+  const layouts = [
+    {
+      layout: 'JSON lines',
+      read: parseJsonLineFixture,
+      text: [
+        'products:',
+        '  - {"id": 1, "name": "A", "quantity": 1}',
+        '  - {"id": 2, "name": "B", "quantity": -1}',
+        '  - {"id": 3, "name": "C", "quantity": 3}',
+      ],
+      line: 3,
+    },
+    {
+      layout: 'block mappings',
+      read: parseBlockFixture,
+      text: [
+        'products:',
+        '  - id: 1',
+        '    name: A',
+        '    quantity: 1',
+        '  - id: 2',
+        '    name: B',
+        '    quantity: -1',
+        '  - id: 3',
+        '    name: C',
+        '    quantity: 3',
+      ],
+      line: 7,
+    },
+    {
+      layout: 'flow mappings',
+      read: undefined,
+      text: [
+        'products:',
+        '  - { id: 1, name: A, quantity: 1 }',
+        '  - { id: 2, name: B, quantity: -1 }',
+        '  - { id: 3, name: C, quantity: 3 }',
+      ],
+      line: 3,
+    },
+  ] as const;
+
+  it.each(layouts)(
+    'reports an issue as every other path does ($layout)',
+    ({ read, text, line }) => {
+      const joined = `${text.join('\n')}\n`;
+      // The layout really is read by its own reader, or by none of them.
+      if (read === undefined) {
+        expect(parseJsonLineFixture(joined) ?? parseBlockFixture(joined)).toBeUndefined();
+      } else expect(read(joined)).toBeDefined();
+      let issues: unknown;
+      try {
+        parseCatalog('f.yaml', joined);
+      } catch (error) {
+        issues = (error as SourceError).issues;
+      }
+      expect(issues).toEqual([
+        {
+          file: 'f.yaml',
+          at: { line, column: expect.any(Number) as number },
+          field: 'products[1].quantity',
+          message: 'must be >= 0',
+        },
+      ]);
+    },
+  );
 });
 
 describe('columns', () => {
