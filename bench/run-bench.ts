@@ -18,7 +18,8 @@
  * drawn from the whole catalogue, as real clients ask, not from a hot set.
  *
  * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (2, per
- * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32). Needs `wrk` (Debian:
+ * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32), BENCH_WORKLOADS (names to
+ * keep, comma-separated, such as `single product,first page`; default all). Needs `wrk` (Debian:
  * apt-get install wrk).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -42,6 +43,8 @@ const OPTIONS = {
   rounds: Number(process.env['BENCH_ROUNDS'] ?? 3),
   warmupSeconds: Number(process.env['BENCH_WARMUP'] ?? 2),
 };
+/** Workloads to run, by name; all when unset. */
+const ONLY = process.env['BENCH_WORKLOADS']?.split(',').map((name) => name.trim());
 const TOKENS = { status: 'bench-status-token', quantity: 'bench-quantity-token' } as const;
 /** The two settings each workload is measured at: stockmock's default, and a quiet one. */
 const LOG_LEVELS = ['info', 'warn'] as const;
@@ -302,7 +305,7 @@ async function workloads(size: number): Promise<NamedWorkload[]> {
   const levels = (['status', 'quantity'] as const).flatMap((level) =>
     mixes.map((mix) => ({ ...mix, level, token: TOKENS[level] })),
   );
-  return [
+  const all: NamedWorkload[] = [
     ...levels,
     {
       name: '/v1/products',
@@ -314,6 +317,7 @@ async function workloads(size: number): Promise<NamedWorkload[]> {
       ),
     },
   ];
+  return ONLY === undefined ? all : all.filter((workload) => ONLY.includes(workload.name));
 }
 
 /** Spawns a server, and measures the time from spawn to its first answer on /healthz. */

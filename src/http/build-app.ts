@@ -123,7 +123,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const keptAnswers = deps.keptAnswers === undefined ? createKeptAnswers() : deps.keptAnswers;
   for (const route of routes) {
     const handler = handlers[route.operationId] as OperationHandler;
-    const keepsAnswers = catalogueHandlers[route.operationId] !== undefined;
+    // Only pages of a list are kept. A single item (a path with an id) is written in about a
+    // microsecond, less than its key and lookup cost, and clients that ask for ids across the
+    // catalogue rarely repeat one: measured at 100 000 products, logLevel warn, random ids, four
+    // alternating rounds, 43 100–45 300 req/s with single items kept, 49 100–51 900 without.
+    const keepsAnswers =
+      catalogueHandlers[route.operationId] !== undefined && !route.path.includes('{');
     app.route({
       method: route.method,
       url: route.url,

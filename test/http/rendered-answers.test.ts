@@ -130,9 +130,16 @@ describe('kept answers', () => {
   });
 
   it('keep no error answer', async () => {
-    const { request: missing } = onFreshCatalog(10, 5, '/v1/stock/999999', STATUS_TOKEN);
+    const { request: invalid } = onFreshCatalog(10, 5, '/v1/stock?limit=0', STATUS_TOKEN);
     const before = keptAnswers.size;
-    for (let i = 0; i < 3; i++) expect((await both(missing)).kept.status).toBe(404);
+    for (let i = 0; i < 3; i++) expect((await both(invalid)).kept.status).toBe(400);
+    expect(keptAnswers.size).toBe(before);
+  });
+
+  it('keep pages of lists only, not single items', async () => {
+    const { request: single } = onFreshCatalog(10, 6, '/v1/stock/4', STATUS_TOKEN);
+    const before = keptAnswers.size;
+    for (let i = 0; i < 3; i++) expect((await both(single)).kept.status).toBe(200);
     expect(keptAnswers.size).toBe(before);
   });
 });
