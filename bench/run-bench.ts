@@ -19,7 +19,9 @@
  *
  * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (2, per
  * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32), BENCH_WORKLOADS (names to
- * keep, comma-separated, such as `single product,first page`; default all). Needs `wrk` (Debian:
+ * keep, comma-separated, such as `single product,first page`; default all), BENCH_PREVIOUS (the
+ * root of another stockmock build, such as a worktree of an earlier commit after `npm install`:
+ * it is measured in the same rounds, and each row gains its ratio to it). Needs `wrk` (Debian:
  * apt-get install wrk).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -45,6 +47,8 @@ const OPTIONS = {
 };
 /** Workloads to run, by name; all when unset. */
 const ONLY = process.env['BENCH_WORKLOADS']?.split(',').map((name) => name.trim());
+/** Another build, measured in the same rounds: how a change moves each workload. */
+const PREVIOUS = process.env['BENCH_PREVIOUS'];
 const TOKENS = { status: 'bench-status-token', quantity: 'bench-quantity-token' } as const;
 /** The two settings each workload is measured at: stockmock's default, and a quiet one. */
 const LOG_LEVELS = ['info', 'warn'] as const;
@@ -68,6 +72,8 @@ interface Row {
   readonly bare: LoadResult;
   /** Median of the rounds' mock/bare req/s ratios. */
   readonly ratio: number;
+  /** Median of the rounds' mock/previous-build req/s ratios, with BENCH_PREVIOUS. */
+  readonly previousRatio?: number;
 }
 
 try {
@@ -123,6 +129,18 @@ try {
           ? { size, source, startupMs: mock.startupMs, ...memoryOf(mock.child.pid ?? 0) }
           : undefined;
       if (startup !== undefined) startups.push(startup);
+      const previousPort = await freePort();
+      const previous =
+        PREVIOUS === undefined
+          ? undefined
+          : await startServer(
+              [
+                join(PREVIOUS, 'bin/stockmock.js'),
+                ...['serve', '--config', configFile, '--port', String(previousPort)],
+              ],
+              `http://127.0.0.1:${String(previousPort)}`,
+              PREVIOUS,
+            );
       // The bare server answers, for each workload, a body stockmock gave for that workload.
       const bodiesFile = join(scratch, `bodies-${String(size)}.json`);
       await writeFile(
@@ -150,10 +168,10 @@ try {
           await warm.run(1);
         }
         for (const [index, workload] of plan.entries()) {
-          const row = await compare(workload, mock, `${bare.url}/${String(index)}`, bare);
+          const row = await compare(workload, mock, `${bare.url}/${String(index)}`, bare, previous);
           rows.push({ size, log: logLevel, ...row });
           log(
-            `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
+            `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.previousRatio === undefined ? '' : `, ${percent(row.previousRatio)} of previous`}${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
           );
         }
         if (startup !== undefined) startup.servingMb = memoryOf(mock.child.pid ?? 0).rssMb;
@@ -161,6 +179,7 @@ try {
       } finally {
         mock.child.kill('SIGTERM');
         bare.child.kill('SIGTERM');
+        previous?.child.kill('SIGTERM');
       }
     }
   }
@@ -178,23 +197,34 @@ async function compare(
   mock: Server,
   bareUrl: string,
   bare: Server,
+  previous: Server | undefined,
 ): Promise<Omit<Row, 'size' | 'log'>> {
   const mockLoad = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
   const bareLoad = await prepareLoad(bareUrl, { paths: ['/'] }, bare.child.pid ?? 0, loadOptions);
+  const previousLoad =
+    previous === undefined
+      ? undefined
+      : await prepareLoad(previous.url, workload, previous.child.pid ?? 0, loadOptions);
   await bareLoad.run(OPTIONS.warmupSeconds);
   await mockLoad.run(OPTIONS.warmupSeconds);
+  await previousLoad?.run(OPTIONS.warmupSeconds);
   const mocks: LoadResult[] = [];
   const bares: LoadResult[] = [];
+  const previouses: LoadResult[] = [];
   for (let round = 0; round < OPTIONS.rounds; round++) {
     bares.push(await bareLoad.measure());
     mocks.push(await mockLoad.measure());
+    if (previousLoad !== undefined) previouses.push(await previousLoad.measure());
   }
+  const ratioTo = (others: readonly LoadResult[]) =>
+    median(mocks.map((m, i) => m.requestsPerSecond / (others[i]?.requestsPerSecond ?? 1)));
   return {
     workload: workload.name,
     level: workload.level,
     mock: medianResult(mocks),
     bare: medianResult(bares),
-    ratio: median(mocks.map((m, i) => m.requestsPerSecond / (bares[i]?.requestsPerSecond ?? 1))),
+    ratio: ratioTo(bares),
+    ...(previousLoad === undefined ? {} : { previousRatio: ratioTo(previouses) }),
   };
 }
 
@@ -321,10 +351,10 @@ async function workloads(size: number): Promise<NamedWorkload[]> {
 }
 
 /** Spawns a server, and measures the time from spawn to its first answer on /healthz. */
-async function startServer(args: readonly string[], url: string): Promise<Server> {
+async function startServer(args: readonly string[], url: string, cwd = root): Promise<Server> {
   const started = performance.now();
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const state = { exited: false };
@@ -389,11 +419,14 @@ function renderMarkdown(): string {
     '',
     "Each workload has two rows: `info` (stockmock's default; the bare server logs its requests at info too) and `warn` (the bare server has no logger). Single ids, needles and pages are drawn from the whole catalogue.",
     '',
-    '| products | log | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | CPU µs/req | bare CPU µs/req | errors |',
-    '|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    PREVIOUS === undefined
+      ? ''
+      : 'The last column is the ratio to another build (BENCH_PREVIOUS), measured in the same rounds.\n',
+    `| products | log | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | CPU µs/req | bare CPU µs/req | errors |${PREVIOUS === undefined ? '' : ' vs previous |'}`,
+    `|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${PREVIOUS === undefined ? '' : '---:|'}`,
     ...rows.map(
       (row) =>
-        `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |`,
+        `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |${row.previousRatio === undefined ? '' : ` ${percent(row.previousRatio)} |`}`,
     ),
     '',
     '| products | data | start-up ms | RSS after load, MB | peak RSS during load, MB | RSS after the workloads, MB |',
