@@ -51,6 +51,18 @@ export default tseslint.config(
     rules: restrictImports(queryInsides),
   },
   {
+    // Admin API and simulation plug into the HTTP layer, which only the composition root knows.
+    files: ['src/http/**'],
+    ignores: ['src/http/build-app.ts'],
+    rules: restrictImports([
+      ...queryInsides,
+      {
+        group: ['**/admin/**', '**/simulation/**'],
+        message: 'Only build-app.ts, the composition root, wires the admin API and simulation in.',
+      },
+    ]),
+  },
+  {
     files: pureCore,
     rules: {
       ...restrictImports(noHttp),
