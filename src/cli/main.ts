@@ -45,6 +45,10 @@ export async function runMain(argv: readonly string[], io: CliIo): Promise<numbe
   const command = COMMANDS.find((candidate) => candidate.name === name);
   try {
     if (command === undefined) throw new UsageError(`Unknown command "${name}".`);
+    if (asksForHelp(rest)) {
+      io.write(`${command.summary}\n\n${command.usage}\n`);
+      return 0;
+    }
     const parsed = parseCommandArgs(command, rest);
     return await command.run(parsed, io);
   } catch (error) {
@@ -59,6 +63,13 @@ export async function runMain(argv: readonly string[], io: CliIo): Promise<numbe
     io.error(`stockmock ${name}: ${describeFailure(error)}\n`);
     return 1;
   }
+}
+
+/** `--help` or `-h` anywhere before a `--` that ends the options. */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  const options = end < 0 ? args : args.slice(0, end);
+  return options.includes('--help') || options.includes('-h');
 }
 
 function parseCommandArgs(command: Command, args: string[]) {

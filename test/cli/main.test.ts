@@ -39,6 +39,26 @@ describe('usage errors exit 2', () => {
   );
 });
 
+describe('help', () => {
+  it.each([
+    [['contract', '--help'], 'stockmock contract <BASE_URL>'],
+    [['serve', '-h'], 'stockmock serve'],
+    [['validate', '--help'], 'stockmock validate'],
+    [['fixtures', 'generate', '--help'], 'stockmock fixtures generate'],
+    [['contract', 'http://x.test', '--token', 'status=abcdefgh', '--help'], '--level interface'],
+  ])("%j prints that command's usage and exits 0", async (argv, text) => {
+    const io = memoryIo(root);
+    expect(await runMain(argv, io)).toBe(0);
+    expect(io.out).toContain(text);
+    expect(io.err).toBe('');
+  });
+
+  it('a --help after -- is a value, not a request for help', async () => {
+    const io = memoryIo(root);
+    expect(await runMain(['contract', '--', '--help'], io)).toBe(2);
+  });
+});
+
 describe('bin/stockmock.js serve (one real process)', () => {
   it('listens on a free port, logs its URL without tokens, serves, and exits 0 on SIGTERM', async () => {
     const server = await spawnServe([]);
