@@ -128,6 +128,22 @@ describe('text report', () => {
     expect(text).toContain('- access.levels-agree  skipped: needs a quantity token');
     expect(text).toContain('[interface: interface: GET /v1/stock, `status`]');
   });
+  it('gives each group one heading, with all its checks, however the checks ran', () => {
+    const headings = text.split('\n').filter((line) => /^[a-z]+$/.test(line));
+    expect(headings).toEqual(['pagination', 'filters', 'access']);
+    expect(text).toMatch(
+      /pagination\n {2}✓ pagination\.stock\.links[^\n]*\n {2}~ pagination\.stock\.past-the-end-empty/,
+    );
+  });
+  it('leaves the section of differences out when there are none', () => {
+    const none = renderText({
+      ...report,
+      differs: 0,
+      results: report.results.filter((result) => result.outcome.kind !== 'differs'),
+    });
+    expect(none).not.toContain('Differs from the stand-in');
+    expect(none).not.toContain('differs from the stand-in');
+  });
   it('reports differences from the stand-in in their own section, with the answer', () => {
     const section = text.slice(text.indexOf('Differs from the stand-in'));
     expect(section).toContain('~ pagination.stock.past-the-end-empty');

@@ -10,31 +10,16 @@ export function renderText(report: Report): string {
     `stockmock contract ${report.target} (seed ${String(report.seed)}; judged at the ${report.level} level)`,
     '',
   ];
-  let group = '';
-  for (const result of report.results) {
-    const head = result.id.split('.')[0] ?? result.id;
-    if (head !== group) {
-      group = head;
-      lines.push(head);
-    }
-    const { outcome } = result;
-    const tag = `[${result.level}: ${result.source}]`;
-    if (outcome.kind === 'passed') lines.push(`  ✓ ${result.id}  ${result.title}`);
-    if (outcome.kind === 'skipped') lines.push(`  - ${result.id}  skipped: ${outcome.reason}`);
-    if (outcome.kind === 'differs')
-      lines.push(`  ~ ${result.id}  differs from the stand-in (below)`);
-    if (outcome.kind === 'failed') {
-      lines.push(`  ✗ ${result.id}  ${result.title}`, `      ${tag}`);
-      lines.push(...renderFailures(outcome.failures));
-    }
-    if (result.observed !== undefined) lines.push(`      seen: ${result.observed}`);
+  for (const [head, results] of groupsOf(report.results)) {
+    lines.push(head);
+    for (const result of results) lines.push(...renderResult(result));
   }
   const differing = report.results.filter((result) => result.outcome.kind === 'differs');
   if (differing.length > 0) {
     lines.push(
       '',
       'Differs from the stand-in: the interface allows these, but a client built against stockmock',
-      'will meet them (make the stand-in match with its compatibility settings).',
+      'will meet them (where the stand-in has a compatibility setting for one, see its README).',
       ...differing.flatMap(renderDifference),
     );
   }
@@ -46,6 +31,35 @@ export function renderText(report: Report): string {
   }
   lines.push(summaryLine(report), '');
   return lines.join('\n');
+}
+
+/**
+ * Results by the head of their id (`access`, `pagination`, …), each head once, in the order heads
+ * first appear: checks run in an order of their own (a cross-level check first), not by head.
+ */
+function groupsOf(results: readonly CheckResult[]): Map<string, CheckResult[]> {
+  const groups = new Map<string, CheckResult[]>();
+  for (const result of results) {
+    const head = result.id.split('.')[0] ?? result.id;
+    const group = groups.get(head);
+    if (group === undefined) groups.set(head, [result]);
+    else group.push(result);
+  }
+  return groups;
+}
+
+function renderResult(result: CheckResult): string[] {
+  const { outcome } = result;
+  const lines: string[] = [];
+  if (outcome.kind === 'passed') lines.push(`  ✓ ${result.id}  ${result.title}`);
+  if (outcome.kind === 'skipped') lines.push(`  - ${result.id}  skipped: ${outcome.reason}`);
+  if (outcome.kind === 'differs') lines.push(`  ~ ${result.id}  differs from the stand-in (below)`);
+  if (outcome.kind === 'failed') {
+    lines.push(`  ✗ ${result.id}  ${result.title}`, `      [${result.level}: ${result.source}]`);
+    lines.push(...renderFailures(outcome.failures));
+  }
+  if (result.observed !== undefined) lines.push(`      seen: ${result.observed}`);
+  return lines;
 }
 
 function renderDifference(result: CheckResult): string[] {
