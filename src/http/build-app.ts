@@ -13,11 +13,14 @@ import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import { SILENT_LOGGER } from './app-logger.ts';
+import { answerClientError } from './client-errors.ts';
 import type { OperationHandler } from './operation-handler.ts';
 import accept from './plugins/accept.ts';
 import cors from './plugins/cors.ts';
 import bearerAuth from './plugins/bearer-auth.ts';
 import docs from './plugins/docs.ts';
+import draining from './plugins/draining.ts';
+import hostRequired from './plugins/host-required.ts';
 import methodNotAllowed from './plugins/method-not-allowed.ts';
 import noBodies from './plugins/no-bodies.ts';
 import preferences from './plugins/preferences.ts';
@@ -69,6 +72,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: requestLog,
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     routerOptions: { maxParamLength: 2048 },
+    // What Node's parser refuses, and a missing Host, are answered as problems too.
+    clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
+    // While closing, plugins/draining.ts answers with a 503 problem instead.
+    return503OnClosing: false,
     // A malformed URL is answered like any bad parameter.
     frameworkErrors: (error, _request, reply) => {
       const problem = ProblemError.from(
@@ -85,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(noBodies);
   const routes = buildRouteTable(spec, config.unknownQueryParameters);
   await app.register(problemHandler, { log });
+  await app.register(draining);
+  await app.register(hostRequired);
   await app.register(cors, {
     origins: config.cors.origins,
     methods: ['GET', 'HEAD'],

@@ -3,8 +3,19 @@ import type { FastifyInstance } from 'fastify';
 
 export interface RunningServer {
   readonly url: string;
-  close(): Promise<void>;
+  /**
+   * Stops listening and closes once in-flight requests finish. With `drainMs`, every request
+   * first gets 503 for that long (plugins/draining.ts), so that clients on kept-alive
+   * connections are told, not reset.
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
+
+/**
+ * How long a signal's shutdown answers 503 before it closes: enough for requests already on
+ * their way over kept-alive connections, short enough for a Ctrl-C.
+ */
+export const SHUTDOWN_DRAIN_MS = 500;
 
 /** Starts listening; port 0 picks a free port. The URL logged and returned is the real one. */
 export async function startServer(
@@ -19,7 +30,16 @@ export async function startServer(
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { url: `http://${host}:${String(port)}`, close: () => app.close() };
+  return {
+    url: `http://${host}:${String(port)}`,
+    async close({ drainMs = 0 } = {}) {
+      if (drainMs > 0) {
+        app.drain();
+        await new Promise((resolve) => setTimeout(resolve, drainMs));
+      }
+      await app.close();
+    },
+  };
 }
 
 /** Closes the server on the first SIGINT or SIGTERM: in-flight requests finish, new ones are refused. */
@@ -27,7 +47,7 @@ export function closeOnSignals(server: RunningServer, onClosed: () => void): voi
   const stop = (): void => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    void server.close().then(onClosed);
+    void server.close({ drainMs: SHUTDOWN_DRAIN_MS }).then(onClosed);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -38,3 +38,20 @@ export const PROBLEMS = {
 } as const satisfies Record<string, ProblemType>;
 
 export type ProblemName = keyof typeof PROBLEMS;
+
+/**
+ * Answers to requests that never reach an operation because HTTP itself failed: Node's parser
+ * refused the request (RFC 9110 §15.5), or Fastify did before routing. No operation declares
+ * them, as no operation declares a 500; the README lists them.
+ */
+export const PROTOCOL_PROBLEMS = {
+  BAD_REQUEST: { type: `${base}bad-request`, title: 'Bad request', status: 400 },
+  REQUEST_TIMEOUT: { type: `${base}request-timeout`, title: 'Request timeout', status: 408 },
+  CONTENT_TOO_LARGE: { type: `${base}content-too-large`, title: 'Content too large', status: 413 },
+  URI_TOO_LONG: { type: `${base}uri-too-long`, title: 'URI too long', status: 414 },
+  HEADERS_TOO_LARGE: {
+    type: `${base}headers-too-large`,
+    title: 'Request header fields too large',
+    status: 431,
+  },
+} as const satisfies Record<string, ProblemType>;

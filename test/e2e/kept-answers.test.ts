@@ -288,6 +288,10 @@ describe('at every log level', () => {
     await closing;
     other = undefined;
     expect(answer.status).toBe(503);
-    expect(answer.headers).toContain('Connection: close');
+    // Header names are case-insensitive; the value is what a client acts on.
+    expect(answer.headers.map((line) => line.toLowerCase())).toContain('connection: close');
+    expect(answer.headers.map((line) => line.toLowerCase())).toContain(
+      'content-type: application/problem+json; charset=utf-8',
+    );
   });
 });

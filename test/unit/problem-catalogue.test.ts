@@ -1,7 +1,7 @@
 /** The problem catalogue, the spec and the README name the same problem types. */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { PROBLEMS } from '../../src/problems/problem-types.ts';
+import { PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec } from '../../src/spec/load-spec.ts';
 import { shippedSpecOnce } from '../helpers/test-app.ts';
 
@@ -31,8 +31,18 @@ describe('problem catalogue', () => {
     expect([...declaredStatuses(problem.type)]).toEqual([String(problem.status)]);
   });
 
-  it.each(Object.values(PROBLEMS))('$type is listed in the README', (problem) => {
-    expect(readme).toContain(problem.type);
+  it.each([...Object.values(PROBLEMS), ...Object.values(PROTOCOL_PROBLEMS)])(
+    '$type is listed in the README',
+    (problem) => {
+      expect(readme).toContain(problem.type);
+    },
+  );
+
+  it('no protocol problem shares a type with a problem of the operations', () => {
+    const operations = new Set<string>(Object.values(PROBLEMS).map((problem) => problem.type));
+    for (const problem of Object.values(PROTOCOL_PROBLEMS)) {
+      expect(operations.has(problem.type)).toBe(false);
+    }
   });
 
   it('the specs declare no problem type the catalogue lacks', () => {

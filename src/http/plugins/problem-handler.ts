@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { ProblemError } from '../../problems/problem-error.ts';
-import { PROBLEMS, type ProblemType } from '../../problems/problem-types.ts';
+import { PROBLEMS, PROTOCOL_PROBLEMS, type ProblemType } from '../../problems/problem-types.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -23,9 +23,10 @@ export function sendProblem(reply: FastifyReply, problem: ProblemError): Fastify
 function fromFrameworkError(error: FastifyError): ProblemError {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const template: ProblemType = Object.values(PROBLEMS).find(
-      (problem) => problem.status === status,
-    ) ?? { ...PROBLEMS.INVALID_PARAMETERS, status, title: 'Bad request' };
+    const template: ProblemType = [
+      ...Object.values(PROBLEMS),
+      ...Object.values(PROTOCOL_PROBLEMS),
+    ].find((problem) => problem.status === status) ?? { ...PROTOCOL_PROBLEMS.BAD_REQUEST, status };
     return ProblemError.from(template, error.message);
   }
   return ProblemError.from(

@@ -1,0 +1,230 @@
+/**
+ * Answers that HTTP itself forces, over raw sockets on a real port: what Node's parser refuses
+ * (headers or a URL past the limit, a garbage request line), a request without Host, and a
+ * request that arrives while the server shuts down. Each is problem+json, says
+ * `Connection: close` where the connection cannot go on, carries no body on HEAD, and ends the
+ * connection cleanly (the answer arrives whole, then the end; never a reset).
+ */
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/http/start-server.ts';
+import { PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
+import { buildTestApp, STATUS_TOKEN } from '../helpers/test-app.ts';
+
+interface RawAnswer {
+  readonly status: number;
+  /** Header names in lower case. */
+  readonly headers: ReadonlyMap<string, string>;
+  readonly body: string;
+  /** The server closed the connection after the answer (FIN), rather than resetting it. */
+  readonly closed: boolean;
+}
+
+/** Writes bytes on a fresh connection; reads until the server ends it (or a second passes). */
+function exchange(port: number, bytes: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      finish(false);
+    }, 1000);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => {
+      clearTimeout(timer);
+      finish(true);
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    // Large requests go in pieces, as a client's writes would, past the parser's limit.
+    socket.write(bytes);
+    function finish(closed: boolean): void {
+      socket.destroy();
+      resolve(parseAnswer(Buffer.concat(chunks).toString('utf8'), closed));
+    }
+  });
+}
+
+function parseAnswer(text: string, closed: boolean): RawAnswer {
+  const split = text.indexOf('\r\n\r\n');
+  const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+  const headers = new Map(
+    lines.map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()] as const;
+    }),
+  );
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    body: text.slice(split + 4),
+    closed,
+  };
+}
+
+const PROBLEM_TYPE = /^application\/problem\+json(; charset=utf-8)?$/;
+
+function expectProblem(answer: RawAnswer, type: string, status: number): void {
+  expect(answer.status).toBe(status);
+  expect(answer.headers.get('content-type')).toMatch(PROBLEM_TYPE);
+  const body = JSON.parse(answer.body) as { type: string; status: number; detail: string };
+  expect(body).toMatchObject({ type, status });
+  expect(body.detail.length).toBeGreaterThan(0);
+  expect(Number(answer.headers.get('content-length'))).toBe(Buffer.byteLength(answer.body));
+}
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function listen(): Promise<number> {
+  const { app } = await buildTestApp();
+  server = await startServer(app, { host: '127.0.0.1', port: 0 });
+  return Number(new URL(server.url).port);
+}
+
+const auth = `Authorization: Bearer ${STATUS_TOKEN}\r\n`;
+const bigHeader = `X-Padding: ${'a'.repeat(20_000)}\r\n`;
+
+describe('what the HTTP parser refuses is a problem, and the connection ends cleanly', () => {
+  it('headers over 16 KiB: 431', async () => {
+    const port = await listen();
+    const answer = await exchange(
+      port,
+      `GET /v1/stock HTTP/1.1\r\nHost: x\r\n${auth}${bigHeader}\r\n`,
+    );
+    expectProblem(answer, PROTOCOL_PROBLEMS.HEADERS_TOO_LARGE.type, 431);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('a HEAD with headers over 16 KiB: 431 without a body', async () => {
+    const port = await listen();
+    const answer = await exchange(
+      port,
+      `HEAD /v1/stock HTTP/1.1\r\nHost: x\r\n${auth}${bigHeader}\r\n`,
+    );
+    expect(answer.status).toBe(431);
+    expect(answer.headers.get('content-type')).toMatch(PROBLEM_TYPE);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.body).toBe('');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('a URL over 16 KiB: 414', async () => {
+    const port = await listen();
+    const answer = await exchange(
+      port,
+      `GET /v1/stock?name=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`,
+    );
+    expectProblem(answer, PROTOCOL_PROBLEMS.URI_TOO_LONG.type, 414);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.closed).toBe(true);
+  });
+
+  it.each([
+    ['a garbage request line', 'GARBAGE\r\n\r\n'],
+    [
+      'a Content-Length that is not a number',
+      'GET /v1/stock HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    ],
+    ['a header line without a colon', 'GET /v1/stock HTTP/1.1\r\nHost: x\r\nbroken\r\n\r\n'],
+  ])('%s: 400', async (_title, bytes) => {
+    const port = await listen();
+    const answer = await exchange(port, bytes);
+    expectProblem(answer, PROTOCOL_PROBLEMS.BAD_REQUEST.type, 400);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('an HTTP/1.1 request without Host: 400, connection closed', async () => {
+    const port = await listen();
+    const answer = await exchange(port, `GET /v1/stock HTTP/1.1\r\n${auth}\r\n`);
+    expectProblem(answer, PROTOCOL_PROBLEMS.BAD_REQUEST.type, 400);
+    expect((JSON.parse(answer.body) as { detail: string }).detail).toContain('Host');
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('an HTTP/1.0 request needs no Host', async () => {
+    const port = await listen();
+    const answer = await exchange(port, `GET /v1/stock?limit=1 HTTP/1.0\r\n${auth}\r\n`);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ data: [expect.anything()] });
+  });
+
+  it('the connection before a refused request keeps its answers', async () => {
+    const port = await listen();
+    const answer = await exchange(
+      port,
+      `GET /v1/stock?limit=1 HTTP/1.1\r\nHost: x\r\n${auth}\r\nGARBAGE\r\n\r\n`,
+    );
+    // The first request is answered in full; the second is refused and the connection ends.
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('"data"');
+    expect(answer.body).toContain(PROTOCOL_PROBLEMS.BAD_REQUEST.type);
+    expect(answer.closed).toBe(true);
+  });
+});
+
+describe('shutting down', () => {
+  it('a request on a kept-alive connection while draining gets 503 with Connection: close and Retry-After', async () => {
+    const port = await listen();
+    const running = server as RunningServer;
+    // A kept-alive connection, used once, then idle while the shutdown starts.
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const answers: string[] = [];
+    socket.on('data', (chunk: Buffer) => answers.push(chunk.toString('utf8')));
+    const ended = new Promise<boolean>((resolve) => {
+      socket.once('end', () => {
+        resolve(true);
+      });
+      socket.once('error', () => {
+        resolve(false);
+      });
+    });
+    const request = `GET /v1/stock?limit=1 HTTP/1.1\r\nHost: x\r\n${auth}\r\n`;
+    socket.write(request);
+    await expect.poll(() => answers.join('')).toContain('"data"');
+    answers.length = 0;
+    const closing = running.close({ drainMs: 300 });
+    server = undefined;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.write(request);
+    expect(await ended).toBe(true);
+    await closing;
+    const answer = parseAnswer(answers.join(''), true);
+    expectProblem(answer, PROBLEMS.SERVICE_UNAVAILABLE.type, 503);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.headers.get('retry-after')).toBe('1');
+  });
+
+  it('a request that arrives while the server closes gets the same 503 problem', async () => {
+    const port = await listen();
+    const running = server as RunningServer;
+    const socket = connect(port, '127.0.0.1');
+    const answers: string[] = [];
+    socket.on('data', (chunk: Buffer) => answers.push(chunk.toString('utf8')));
+    const ended = new Promise((resolve) => socket.once('end', resolve));
+    // A slow request holds the connection while closing starts; the next one is pipelined behind it.
+    socket.write(`GET /v1/stock?limit=1 HTTP/1.1\r\nHost: x\r\n${auth}Prefer: delay=300\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = running.close();
+    server = undefined;
+    socket.write(`GET /v1/stock?limit=1 HTTP/1.1\r\nHost: x\r\n${auth}\r\n`);
+    await ended;
+    await closing;
+    const text = answers.join('');
+    const second = text.indexOf('HTTP/1.1 503');
+    expect(text.startsWith('HTTP/1.1 200')).toBe(true);
+    expect(second).toBeGreaterThan(0);
+    const answer = parseAnswer(text.slice(second), true);
+    expectProblem(answer, PROBLEMS.SERVICE_UNAVAILABLE.type, 503);
+    expect(answer.headers.get('connection')).toBe('close');
+  });
+});
