@@ -1,9 +1,9 @@
 /** @module Fixture file → Catalog, or a SourceError naming file, line and field. */
-import { readFile } from 'node:fs/promises';
 import type { SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { parseBlockFixture } from '../source/block-fixture.ts';
 import { parseJsonLineFixture } from '../source/json-line-fixture.ts';
+import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import { createCatalog, type Catalog, type JsonValue, type Product } from './catalog.ts';
 import { deriveStatus } from './derive-status.ts';
@@ -23,8 +23,8 @@ function readFixtureLayout(text: string): unknown {
 }
 
 /** Reads and validates a fixture file. Nothing is returned unless the whole file is valid. */
-export async function loadCatalog(file: string): Promise<Catalog> {
-  return parseCatalog(file, await readFile(file, 'utf8'));
+export async function loadCatalog(file: string, options: ReadOptions = {}): Promise<Catalog> {
+  return parseCatalog(file, await readSourceText(file, options));
 }
 
 /**

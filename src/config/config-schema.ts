@@ -35,11 +35,13 @@ export const ConfigSchema = Type.Object(
     ),
     /** The scenario active at start; `default` (the `fixtures`) when absent. */
     scenario: Type.Optional(Type.String({ minLength: 1 })),
+    /** At least one: a stand-in nobody can call is a mistake, not a setting. */
     tokens: Type.Array(
       Type.Object(
         { token: Type.String({ minLength: 1, pattern: '^[\\x21-\\x7e]+$' }), level: Level },
         { additionalProperties: false },
       ),
+      { minItems: 1 },
     ),
     unknownQueryParameters: Type.Unsafe<'reject' | 'ignore'>({
       type: 'string',
@@ -69,6 +71,11 @@ export const ConfigSchema = Type.Object(
     simulation: Type.Optional(SimulationSchema),
     /** Reload changed fixture and config files. */
     watch: Type.Boolean(),
+    /**
+     * A reload reads a file only once it has not changed for this long (ms), so that a file
+     * being written in place is never served half-written. Saving by rename is atomic anyway.
+     */
+    reloadSettleMs: Type.Integer({ minimum: 0, maximum: 60_000 }),
     logLevel: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
       type: 'string',
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

@@ -1,12 +1,14 @@
 /** @module Config from named layers: defaults < file < environment < flags, validated once. */
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
 import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
+import { readSourceText } from '../source/read-source-text.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
+import type { ErrorObject } from 'ajv';
 import { DEFAULT_COMPATIBILITY } from '../access/compatibility.ts';
 import { DEFAULT_SCENARIO } from '../scenarios/scenario-store.ts';
 import { ConfigSchema, type Config } from './config-schema.ts';
@@ -23,6 +25,8 @@ export interface ConfigRequest {
   /** `--config FILE`; else `STOCKMOCK_CONFIG`; else `stockmock.config.yaml` in `cwd` if present. */
   readonly configFile?: string;
   readonly flags?: ConfigLayer;
+  /** Read the config file only once it has settled (a reload; see readSourceText). */
+  readonly settleMs?: number;
 }
 
 /** The name of the config file looked for in the working directory. */
@@ -48,6 +52,8 @@ export const DEFAULTS: Config = {
   cors: { origins: '*' },
   compatibility: DEFAULT_COMPATIBILITY,
   watch: false,
+  // chokidar's default for the same check (awaitWriteFinish.stabilityThreshold).
+  reloadSettleMs: 2000,
   logLevel: 'info',
 };
 
@@ -56,16 +62,27 @@ const ajv = createAjv({ ownSchemas: true });
 const validateLayer = ajv.compile(Type.Partial(ConfigSchema));
 const validateConfig = ajv.compile<Config>(ConfigSchema);
 
+/**
+ * One layer of the config and how to point at a field it sets: a file's line, an environment
+ * variable's name, a flag.
+ */
+interface NamedLayer {
+  readonly layer: ConfigLayer;
+  readonly where: (path: readonly (string | number)[]) => Omit<SourceIssue, 'message'>;
+}
+
 /** Merges the layers, resolves paths and validates the result; the result is deep-frozen. */
 export async function loadConfig(request: ConfigRequest): Promise<Config> {
   const configFile = await findConfigFile(request);
-  const layers: { name: string; layer: ConfigLayer }[] = [{ name: 'defaults', layer: DEFAULTS }];
-  if (configFile !== undefined)
-    layers.push({ name: configFile, layer: await readConfigFile(configFile) });
-  const env = checked('environment', envLayer(request.env), (field) => ENV_NAME_OF[field] ?? field);
-  const flags = checked('command line', request.flags ?? {}, (field) => `--${kebabCase(field)}`);
-  layers.push({ name: 'environment', layer: resolvePaths(env, request.cwd) });
-  layers.push({ name: 'command line', layer: resolvePaths(flags, request.cwd) });
+  const layers: NamedLayer[] = [
+    { layer: DEFAULTS, where: (path) => ({ file: 'defaults', field: formatField(path) }) },
+  ];
+  if (configFile !== undefined) layers.push(await readConfigFile(configFile, request.settleMs));
+  const { cwd } = request;
+  layers.push(unlocated('environment', envLayer(request.env), cwd, (name) => ENV_NAME_OF[name]));
+  layers.push(
+    unlocated('command line', request.flags ?? {}, cwd, (name) => `--${kebabCase(name)}`),
+  );
 
   const merged = Object.assign({}, ...layers.map(({ layer }) => layer)) as Record<string, unknown>;
   // `admin` and `compatibility` merge one level deep: an environment variable or a file that
@@ -76,25 +93,95 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
   }
   if (!validateConfig(merged)) {
     throw new SourceError(
-      (validateConfig.errors ?? []).map((error) => ({
-        file: 'config',
-        field: formatField(fieldPathOf(error)),
-        message: describeAjvError(error),
-      })),
+      ajvIssues(validateConfig.errors, (path) => ({ file: 'config', field: formatField(path) })),
     );
   }
+  // Each of these comes whole from the last layer that sets it: that layer is where to point.
+  const setter = (field: keyof Config): NamedLayer =>
+    layers.findLast(({ layer }) => layer[field] !== undefined) ?? (layers[0] as NamedLayer);
+  refuseOnIssues([
+    ...duplicateTokens(merged.tokens, setter('tokens')),
+    ...(await missingFiles(merged, setter)),
+  ]);
   const { scenario, scenarios } = merged;
   if (scenario !== undefined && scenario !== DEFAULT_SCENARIO && !(scenario in scenarios)) {
     const known = [DEFAULT_SCENARIO, ...Object.keys(scenarios)].join(', ');
     throw new SourceError([
       {
-        file: 'config',
-        field: 'scenario',
+        ...setter('scenario').where(['scenario']),
         message: `unknown scenario "${scenario}" (known: ${known})`,
       },
     ]);
   }
   return deepFreeze(merged);
+}
+
+/**
+ * A token listed twice is refused, at one level or two: the table would grant the first and
+ * hide the second, a mistake that would otherwise pass. The token itself is never repeated in
+ * the message, which may be logged.
+ */
+function duplicateTokens(tokens: Config['tokens'], from: NamedLayer): SourceIssue[] {
+  const firstIndex = new Map<string, number>();
+  return tokens.flatMap((grant, index) => {
+    const first = firstIndex.get(grant.token);
+    if (first === undefined) {
+      firstIndex.set(grant.token, index);
+      return [];
+    }
+    const again = `the token of tokens[${String(first)}] again; a token is listed once, with one level`;
+    return [{ ...from.where(['tokens', index, 'token']), message: again }];
+  });
+}
+
+/** The files the config names that do not exist, each pointed at where it is named. */
+async function missingFiles(
+  config: Config,
+  setter: (field: keyof Config) => NamedLayer,
+): Promise<SourceIssue[]> {
+  const named: [path: (string | number)[], file: string, from: NamedLayer][] = [
+    [['spec'], config.spec, setter('spec')],
+    [['fixtures'], config.fixtures, setter('fixtures')],
+    ...Object.entries(config.scenarios).flatMap(([name, source]) =>
+      typeof source === 'string'
+        ? [[['scenarios', name], source, setter('scenarios')] as [string[], string, NamedLayer]]
+        : [],
+    ),
+  ];
+  const issues = await Promise.all(
+    named.map(async ([path, file, from]) =>
+      (await exists(file)) ? [] : [{ ...from.where(path), message: `no such file: ${file}` }],
+    ),
+  );
+  return issues.flat();
+}
+
+/**
+ * A layer without lines (environment, command line), validated, its paths resolved against the
+ * working directory; a field is named as its variable or flag.
+ */
+function unlocated(
+  file: string,
+  layer: ConfigLayer,
+  cwd: string,
+  nameOf: (field: string) => string | undefined,
+): NamedLayer {
+  const where: NamedLayer['where'] = ([field = '', ...rest]) => ({
+    file,
+    field: formatField([nameOf(String(field)) ?? field, ...rest]),
+  });
+  if (!validateLayer(layer)) throw new SourceError(ajvIssues(validateLayer.errors, where));
+  return { layer: resolvePaths(layer, cwd), where };
+}
+
+function ajvIssues(
+  errors: readonly ErrorObject[] | null | undefined,
+  where: NamedLayer['where'],
+): SourceIssue[] {
+  return (errors ?? []).map((error) => ({
+    ...where(fieldPathOf(error)),
+    message: describeAjvError(error),
+  }));
 }
 
 /** The config file a request names or finds; undefined when there is none. */
@@ -106,39 +193,16 @@ export async function findConfigFile(request: ConfigRequest): Promise<string | u
 }
 
 /** A config file's layer: validated with lines; its relative paths resolve against its folder. */
-async function readConfigFile(file: string): Promise<ConfigLayer> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new SourceError([
-      { file, field: '', message: `cannot be read (${(error as Error).message})` },
-    ]);
-  }
-  const source = readYamlSource(file, text);
-  if (source.value === null || source.value === undefined) return {};
+async function readConfigFile(file: string, settleMs = 0): Promise<NamedLayer> {
+  const source = readYamlSource(file, await readSourceText(file, { settleMs }));
+  const where: NamedLayer['where'] = (path) => ({
+    file,
+    at: source.locate(path),
+    field: formatField(path),
+  });
+  if (source.value === null || source.value === undefined) return { layer: {}, where };
   refuseOnIssues(schemaIssues(source, validateLayer));
-  return resolvePaths(source.value, dirname(file));
-}
-
-/** Validates a layer that has no lines (environment, command line), naming the variable or flag. */
-function checked(
-  source: string,
-  layer: ConfigLayer,
-  nameOf: (field: string) => string,
-): ConfigLayer {
-  if (!validateLayer(layer)) {
-    const issues: SourceIssue[] = (validateLayer.errors ?? []).map((error) => {
-      const [field = '', ...rest] = fieldPathOf(error);
-      return {
-        file: source,
-        field: formatField([nameOf(String(field)), ...rest]),
-        message: describeAjvError(error),
-      };
-    });
-    throw new SourceError(issues);
-  }
-  return layer;
+  return { layer: resolvePaths(source.value, dirname(file)), where };
 }
 
 function kebabCase(field: string): string {
@@ -176,6 +240,7 @@ const ENV_FIELDS = {
   STOCKMOCK_LOG_LEVEL: 'logLevel',
   STOCKMOCK_ADMIN_TOKEN: 'admin',
   STOCKMOCK_WATCH: 'watch',
+  STOCKMOCK_RELOAD_SETTLE_MS: 'reloadSettleMs',
   STOCKMOCK_STOCK_FIELD: 'compatibility',
   STOCKMOCK_PRODUCT_ID_TYPE: 'compatibility',
 } as const satisfies Record<string, keyof Config>;
@@ -208,6 +273,7 @@ const COMPATIBILITY_MEMBER: Record<string, string | undefined> = {
 function fromEnvText(field: keyof Config, text: string): unknown {
   switch (field) {
     case 'port':
+    case 'reloadSettleMs':
       return /^\d+$/.test(text) ? Number(text) : text;
     case 'admin':
       return { token: text };

@@ -2,13 +2,17 @@
 import { createCatalog, type Catalog } from '../catalog/catalog.ts';
 import { createNameTable, loadCatalog, toProduct } from '../catalog/load-catalog.ts';
 import type { Config } from '../config/config-schema.ts';
+import type { ReadOptions } from '../source/read-source-text.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
 
 /** Loads one scenario: a fixture file, or a catalogue generated from a count and a seed. */
-export async function loadScenario(source: ScenarioSource): Promise<Catalog> {
-  if (typeof source === 'string') return loadCatalog(source);
+export async function loadScenario(
+  source: ScenarioSource,
+  options: ReadOptions = {},
+): Promise<Catalog> {
+  if (typeof source === 'string') return loadCatalog(source, options);
   const { count, seed = 1 } = source.generate;
   // Loaded on use: faker's word lists cost start-up time that file-only configs should not pay.
   const { generateProducts } = await import('../generate/generate-products.ts');
@@ -30,13 +34,16 @@ export async function loadScenario(source: ScenarioSource): Promise<Catalog> {
  * Loads `default` (the `fixtures`) and every named scenario. Rejects on the first file that
  * fails, so that nothing is served, or swapped in, unless all of it is valid.
  */
-export async function loadScenarios(config: Config): Promise<ReadonlyMap<string, Catalog>> {
+export async function loadScenarios(
+  config: Config,
+  options: ReadOptions = {},
+): Promise<ReadonlyMap<string, Catalog>> {
   const entries: [string, ScenarioSource][] = [
     [DEFAULT_SCENARIO, config.fixtures],
     ...Object.entries(config.scenarios),
   ];
   const catalogs = await Promise.all(
-    entries.map(async ([name, source]) => [name, await loadScenario(source)] as const),
+    entries.map(async ([name, source]) => [name, await loadScenario(source, options)] as const),
   );
   return new Map(catalogs);
 }

@@ -33,7 +33,8 @@ export function createReloader(options: {
   const once = async (): Promise<ReloadResult> => {
     try {
       const next = await options.readConfig();
-      const catalogs = await loadScenarios(next);
+      // A reload may meet a file in the middle of being written: read each once it settles.
+      const catalogs = await loadScenarios(next, { settleMs: next.reloadSettleMs });
       options.store.replaceAll(catalogs);
       config = next;
       return {

@@ -18,6 +18,10 @@ export function describeAjvError(error: ErrorObject): string {
       return 'is not a known field';
     case 'enum':
       return `must be one of ${(params['allowedValues'] as unknown[]).map(String).join(', ')}`;
+    case 'minItems':
+      return params['limit'] === 1
+        ? 'must list at least one'
+        : `must list at least ${String(params['limit'])}`;
     case 'type':
       return `must be ${String(params['type']).split(',').join(' or ')}`;
     default:

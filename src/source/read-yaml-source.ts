@@ -1,7 +1,17 @@
 /** @module Parse a YAML file and validate it with a JSON Schema, keeping lines for every field. */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+  type YAMLError,
+} from 'yaml';
 import { SourceError, type Position, type SourceIssue } from '../problems/source-error.ts';
 import {
   describeAjvError,
@@ -14,8 +24,12 @@ import {
 export interface YamlSource {
   readonly file: string;
   readonly value: unknown;
-  /** Position of the node at a JSON path (`['products', 3, 'quantity']`); nearest parent if absent. */
-  locate(path: readonly (string | number)[]): Position;
+  /**
+   * Position of the node at a JSON path (`['products', 3, 'quantity']`); nearest parent if
+   * absent. `key` points at the last member's key rather than its value: where an unknown key
+   * is written, whatever its value.
+   */
+  locate(path: readonly (string | number)[], part?: 'value' | 'key'): Position;
 }
 
 /**
@@ -51,7 +65,7 @@ export function readYamlSource(
   return {
     file,
     value,
-    locate(path) {
+    locate(path, part = 'value') {
       const { doc, lineCounter } = positioned();
       const positionOf = (offset: number): Position => {
         const pos = lineCounter.linePos(offset);
@@ -59,12 +73,13 @@ export function readYamlSource(
       };
       let node: unknown = doc.contents;
       let found: Node | null = isNodeLike(node) ? node : null;
-      for (const key of path) {
+      for (const [index, key] of path.entries()) {
         if (isMap(node)) {
           const pair = node.items.find((item) => isScalar(item.key) && item.key.value === key);
           if (pair === undefined) break;
+          const last = index === path.length - 1;
           // Point at the key when the value is empty (`quantity:` alone).
-          node = pair.value ?? pair.key;
+          node = last && part === 'key' ? pair.key : (pair.value ?? pair.key);
         } else if (isSeq(node) && typeof key === 'number') {
           node = node.items[key];
         } else break;
@@ -87,7 +102,11 @@ export function refuseOnIssues(issues: readonly SourceIssue[]): void {
 }
 
 function issueFromAjv(source: YamlSource, error: ErrorObject): SourceIssue {
-  const at = source.locate(parseInstancePath(error.instancePath));
+  // ajv reports an unknown member on its object; the reader wants the line the member is on.
+  const at =
+    error.keyword === 'additionalProperties'
+      ? source.locate(fieldPathOf(error), 'key')
+      : source.locate(parseInstancePath(error.instancePath));
   return {
     file: source.file,
     at,
@@ -103,18 +122,48 @@ function valueOrSyntaxIssues(file: string, text: string, error: unknown): unknow
   if (doc.errors.length > 0) {
     throw new SourceError(
       doc.errors.map((problem) => {
-        const pos = lineCounter.linePos(problem.pos[0]);
+        const pos = lineCounter.linePos(faultStart(doc, problem));
         const at = { line: pos.line, column: pos.col };
-        return { file, at, field: '', message: firstLine(problem.message) };
+        return { file, at, field: '', message: `${SYNTAX} ${firstLine(problem.message)}` };
       }),
     );
   }
   if (doc.contents === null) return null;
   if (error instanceof YAMLException && error.mark !== undefined) {
     const at = { line: error.mark.line + 1, column: error.mark.column + 1 };
-    throw new SourceError([{ file, at, field: '', message: error.reason }]);
+    throw new SourceError([{ file, at, field: '', message: `${SYNTAX} ${error.reason}` }]);
   }
   return doc.toJS({ maxAliasCount: 100 }) as unknown;
+}
+
+/** How every syntax issue begins, so that it reads apart from a schema issue. */
+const SYNTAX = 'YAML syntax error:';
+
+/**
+ * Where a syntax fault starts. `yaml` reports a quote or a flow collection that is never closed
+ * where the text runs out of it, often many lines below; the writer's mistake is where it opens.
+ */
+function faultStart(doc: Document.Parsed, problem: YAMLError): number {
+  const [pos] = problem.pos;
+  const unclosed = /closing "?'?quote|end with a [}\]]/i.exec(problem.message);
+  if (unclosed === null) return pos;
+  let start = pos;
+  const narrower = (node: Node) => {
+    const [from, , to] = node.range ?? [pos, pos, pos];
+    if (from < pos && pos <= to && (start === pos || from > start)) start = from;
+  };
+  visit(doc, {
+    Scalar: (_key, node) => {
+      if (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') narrower(node);
+    },
+    Map: (_key, node) => {
+      if (node.flow === true) narrower(node);
+    },
+    Seq: (_key, node) => {
+      if (node.flow === true) narrower(node);
+    },
+  });
+  return start;
 }
 
 function isNodeLike(value: unknown): value is Node {

@@ -1,8 +1,8 @@
 /** @module The OpenAPI document: read, validated and dereferenced once at start. */
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { readSourceText } from '../source/read-source-text.ts';
 import { readYamlSource } from '../source/read-yaml-source.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 
@@ -16,7 +16,7 @@ export interface LoadedSpec {
 }
 
 async function readSpecText(location: string): Promise<string> {
-  if (!/^https?:\/\//.test(location)) return readFile(location, 'utf8');
+  if (!/^https?:\/\//.test(location)) return readSourceText(location);
   const response = await fetch(location, { signal: AbortSignal.timeout(10_000) });
   if (!response.ok) throw new Error(`${location} answered ${String(response.status)}, not a spec`);
   return response.text();

@@ -1,5 +1,5 @@
 /** `serve --watch` and SIGHUP, on a real process and real files. */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,11 @@ async function folder(fixture: string): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'stockmock-watch-'));
   const file = join(dir, 'products.yaml');
   await writeFile(file, fixture);
-  await writeFile(join(dir, 'stockmock.config.yaml'), 'fixtures: products.yaml\n');
+  // Each test writes its files whole: a short settle window keeps the check in play, not slow.
+  await writeFile(
+    join(dir, 'stockmock.config.yaml'),
+    'fixtures: products.yaml\nreloadSettleMs: 200\n',
+  );
   return { dir, file };
 }
 
@@ -44,12 +48,57 @@ describe('serve --watch', () => {
     const server = await spawnServe(['--watch'], dir);
     await server.waitForLog(/watching .* for changes/);
     try {
-      await writeFile(join(dir, 'stockmock.config.yaml'), 'fixtures: other.yaml\n');
+      await writeFile(
+        join(dir, 'stockmock.config.yaml'),
+        'fixtures: other.yaml\nreloadSettleMs: 200\n',
+      );
       await server.waitForLog(/reloaded \(.*stockmock\.config\.yaml changed\)/);
       expect(await products(server.url)).toBe(0);
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('a file written in place by a writer that pauses midway', () => {
+  it('is never served half-written: the reload waits until the file has settled', async () => {
+    const entries = (count: number) =>
+      Array.from({ length: count }, (_, i) => `  - { id: ${String(i + 1)}, name: P${String(i)} }`);
+    const { dir, file } = await folder(`products:\n${entries(3).join('\n')}\n`);
+    await writeFile(
+      join(dir, 'stockmock.config.yaml'),
+      'fixtures: products.yaml\nreloadSettleMs: 1500\n',
+    );
+    const server = await spawnServe(['--watch'], dir);
+    await server.waitForLog(/watching .* for changes/);
+    const seen = new Set<number>();
+    const done = new AbortController();
+    const watcher = (async () => {
+      while (!done.signal.aborted) {
+        seen.add(await products(server.url));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    try {
+      // The first 600 entries, a pause longer than the watcher's debounce, then the other 400:
+      // the first part alone is valid YAML with 600 products.
+      const all = `products:\n${entries(1000).join('\n')}\n`;
+      const cut = all.indexOf('  - { id: 601,');
+      const handle = await open(file, 'w');
+      await handle.write(all.slice(0, cut));
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await handle.write(all.slice(cut));
+      await handle.close();
+      await server.waitForLog(/reloaded \(.*products\.yaml changed\)/);
+      const after = await products(server.url);
+      seen.add(after);
+      expect(after).toBe(1000);
+    } finally {
+      done.abort();
+      await watcher;
+      await server.stop();
+    }
+    expect([...seen].sort((a, b) => a - b)).toEqual([3, 1000]);
   });
 });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalog } from '../../src/catalog/load-catalog.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { buildApp } from '../../src/http/build-app.ts';
-import { PROBLEMS } from '../../src/problems/problem-types.ts';
+import { PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
 import { loadScenarios } from '../../src/scenarios/load-scenarios.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { ADMIN_SPEC, loadSpec } from '../../src/spec/load-spec.ts';
@@ -56,6 +56,8 @@ beforeAll(async () => {
     fixtures: file,
     scenarios: { empty: join(dir, 'empty.yaml') },
     admin: { token: ADMIN_TOKEN, journalSize: 5 },
+    // The test writes each file whole before it reloads; a short window keeps the check in play.
+    reloadSettleMs: 50,
   };
   await writeFile(join(dir, 'empty.yaml'), 'products: []\n');
   const catalogs = createScenarioStore(await loadScenarios(config));
@@ -146,6 +148,21 @@ describe('the admin API', () => {
       method: 'PUT',
       headers: json,
       body: JSON.stringify({ name: 'default' }),
+    });
+    expect(((await admin('/__admin/scenario')).body as { active: string }).active).toBe('default');
+  });
+
+  it('refuses a body over its limit with a 413 problem', async () => {
+    const response = await fetch(`${server.origin}/__admin/scenario`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: JSON.stringify({ name: 'x'.repeat(5000) }),
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await response.json()).toMatchObject({
+      type: PROTOCOL_PROBLEMS.CONTENT_TOO_LARGE.type,
+      status: 413,
     });
     expect(((await admin('/__admin/scenario')).body as { active: string }).active).toBe('default');
   });

@@ -116,6 +116,49 @@ describe('parseCatalog', () => {
     expect((error as SourceError).message).toContain(`bad.yaml:${String(line)}:`);
   });
 
+  // A writer's mistake is where the quote or bracket opens; the parser runs out of text far below.
+  it.each([
+    [
+      'an unclosed double quote',
+      [
+        'products:',
+        '  - id: 1',
+        '    name: "Oak table',
+        '    quantity: 3',
+        '  - id: 2',
+        '    name: B',
+      ],
+      { line: 3, column: 11 },
+    ],
+    [
+      'an unclosed single quote',
+      ['products:', '  - id: 1', "    name: 'Oak", '    quantity: 3', '  - id: 2', '    name: B'],
+      { line: 3, column: 11 },
+    ],
+    [
+      'an unclosed flow mapping',
+      ['products:', '  - { id: 1, name: Oak', '  - id: 2', '    name: B'],
+      { line: 2, column: 5 },
+    ],
+    ['a tab as indentation', ['products:', '\t- id: 1'], { line: 2, column: 1 }],
+    [
+      'a bad indentation',
+      ['products:', '  - id: 1', '    name: Oak', '   quantity: 3'],
+      { line: 4, column: 1 },
+    ],
+  ])('says "YAML syntax error" where %s starts', (_title, lines, at) => {
+    let error: unknown;
+    try {
+      bad(lines)();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SourceError);
+    const [issue] = (error as SourceError).issues;
+    expect(issue).toMatchObject({ file: 'bad.yaml', at, field: '' });
+    expect(issue?.message).toMatch(/^YAML syntax error: /);
+  });
+
   it('reports every issue of a file at once', () => {
     const error = (() => {
       try {

@@ -1,13 +1,16 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, loadConfig } from '../../src/config/load-config.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
 
 async function folderWith(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'stockmock-config-'));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
   return dir;
 }
 
@@ -49,6 +52,8 @@ describe('loadConfig', () => {
   it('resolves a config file’s paths against its folder, and --scenario picks the active scenario', async () => {
     const cwd = await folderWith({
       'stockmock.config.yaml': 'fixtures: data/a.yaml\nscenarios:\n  empty: data/empty.yaml\n',
+      'data/a.yaml': 'products: []\n',
+      'data/empty.yaml': 'products: []\n',
     });
     expect((await loadConfig({ cwd, env: {} })).fixtures).toBe(join(cwd, 'data/a.yaml'));
     const config = await loadConfig({ cwd, env: {}, flags: { scenario: 'empty' } });
@@ -84,11 +89,116 @@ describe('loadConfig', () => {
     });
   });
 
-  it('refuses an unknown key in the file, naming it', async () => {
-    const cwd = await folderWith({ 'stockmock.config.yaml': 'prot: 4010\n' });
-    expect((await refusal(loadConfig({ cwd, env: {} }))).issues[0]).toMatchObject({
-      at: { line: 1 },
-      field: 'prot',
+  it.each([
+    ['at the top', 'port: 4010\nhost: 127.0.0.1\nprot: 4010\n', 3, 'prot'],
+    ['in a mapping', 'port: 4010\ncors:\n  origins: "*"\n  origin: x\n', 4, 'cors.origin'],
+    ['with a mapping as its value', 'port: 4010\nadmni:\n  token: abcdefgh\n', 2, 'admni'],
+  ])('refuses an unknown key %s, at its own line', async (_where, text, line, field) => {
+    const cwd = await folderWith({ 'stockmock.config.yaml': text });
+    const error = await refusal(loadConfig({ cwd, env: {} }));
+    expect(error.issues).toHaveLength(1);
+    expect(error.issues[0]).toMatchObject({ at: { line }, field, message: 'is not a known field' });
+  });
+
+  describe('tokens', () => {
+    const tokens = (...lines: string[]) => `port: 4010\ntokens:\n${lines.join('\n')}\n`;
+    it.each([
+      ['at one level', ['status', 'status']],
+      ['at two levels', ['status', 'quantity']],
+    ])(
+      'refuses a token listed twice %s, at the second, without repeating it',
+      async (_t, levels) => {
+        const cwd = await folderWith({
+          'stockmock.config.yaml': tokens(
+            '  - token: first-token',
+            `    level: ${String(levels[0])}`,
+            '  - token: other-token',
+            '    level: quantity',
+            '  - token: first-token',
+            `    level: ${String(levels[1])}`,
+          ),
+        });
+        const error = await refusal(loadConfig({ cwd, env: {} }));
+        expect(error.issues).toEqual([
+          expect.objectContaining({
+            file: join(cwd, 'stockmock.config.yaml'),
+            at: { line: 7, column: 12 },
+            field: 'tokens[2].token',
+          }),
+        ]);
+        expect(error.message).toContain('tokens[0]');
+        expect(error.message).not.toContain('first-token');
+      },
+    );
+
+    it('refuses a token listed twice in the environment, naming the variable', async () => {
+      const error = await refusal(
+        loadConfig({
+          cwd: await folderWith({}),
+          env: { STOCKMOCK_TOKENS: 'status=same-token,quantity=same-token' },
+        }),
+      );
+      expect(error.issues[0]).toMatchObject({
+        file: 'environment',
+        field: 'STOCKMOCK_TOKENS[1].token',
+      });
+      expect(error.message).not.toContain('same-token');
+    });
+
+    it('refuses an empty token list, at its line', async () => {
+      const cwd = await folderWith({ 'stockmock.config.yaml': 'port: 4010\ntokens: []\n' });
+      const error = await refusal(loadConfig({ cwd, env: {} }));
+      expect(error.issues[0]).toMatchObject({
+        at: { line: 2 },
+        field: 'tokens',
+        message: 'must list at least one',
+      });
+    });
+  });
+
+  describe('files the config names', () => {
+    it.each([
+      ['the fixtures', 'port: 4010\nfixtures: data/nope.yaml\n', 2, 'fixtures'],
+      ['the spec', 'spec: nope/openapi.yaml\n', 1, 'spec'],
+      [
+        "a scenario's fixtures",
+        'port: 4010\nscenarios:\n  empty: data/empty.yaml\n  gone: data/gone.yaml\n',
+        4,
+        'scenarios.gone',
+      ],
+    ])(
+      'refuses %s missing, with the config file, line and field',
+      async (_t, text, line, field) => {
+        const cwd = await folderWith({
+          'stockmock.config.yaml': text,
+          'data/empty.yaml': 'products: []\n',
+        });
+        const error = await refusal(loadConfig({ cwd, env: {} }));
+        expect(error.issues).toHaveLength(1);
+        expect(error.issues[0]).toMatchObject({ file: join(cwd, 'stockmock.config.yaml'), field });
+        expect(error.issues[0]?.at?.line).toBe(line);
+        expect(error.message).toContain('no such file: ');
+      },
+    );
+
+    it('names the variable or the flag that named a missing file', async () => {
+      const cwd = await folderWith({});
+      const fromEnv = await refusal(loadConfig({ cwd, env: { STOCKMOCK_FIXTURES: 'nope.yaml' } }));
+      expect(fromEnv.issues[0]).toMatchObject({ file: 'environment', field: 'STOCKMOCK_FIXTURES' });
+      expect(fromEnv.message).toContain(join(cwd, 'nope.yaml'));
+      const fromFlag = await refusal(
+        loadConfig({ cwd, env: {}, flags: { fixtures: 'nope.yaml' } }),
+      );
+      expect(fromFlag.issues[0]).toMatchObject({ file: 'command line', field: '--fixtures' });
+    });
+
+    it('does not hold a file against a layer whose value a later layer replaced', async () => {
+      const cwd = await folderWith({
+        'stockmock.config.yaml': 'fixtures: data/nope.yaml\n',
+        'data/here.yaml': 'products: []\n',
+      });
+      const config = await loadConfig({ cwd, env: {}, flags: { fixtures: 'data/here.yaml' } });
+      expect(config.fixtures).toBe(join(cwd, 'data/here.yaml'));
     });
   });
 

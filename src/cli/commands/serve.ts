@@ -37,7 +37,8 @@ export const serveCommand: Command = {
     const reloader = createReloader({
       store: catalogs,
       initialConfig: config,
-      readConfig: () => loadConfig(request),
+      // The config file too is read once it settles, as the last good config says.
+      readConfig: () => loadConfig({ ...request, settleMs: reloader.config.reloadSettleMs }),
     });
     const app = await buildApp({
       config,
