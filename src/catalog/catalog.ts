@@ -1,4 +1,10 @@
 /** @module The immutable product catalogue that one data load produces. */
+import {
+  packedAt,
+  packStrings,
+  unpackStrings,
+  type PackedStrings,
+} from '../util/packed-strings.ts';
 import { STOCK_STATUSES, type StockStatus } from './stock-status.ts';
 
 /** A JSON value, as a fixture's extra fields may hold. */
@@ -85,6 +91,39 @@ export interface CatalogColumns {
 }
 
 /**
+ * A catalogue as plain columns: what a loading worker builds and hands to the serving thread.
+ * Typed arrays move across without a copy; strings are packed, so each list crosses as one.
+ */
+export interface CatalogData {
+  readonly source: string;
+  readonly ids: Float64Array;
+  /** NaN where the quantity is unknown (null): a fixture's quantity is an integer or null. */
+  readonly quantities: Float64Array;
+  readonly statusOf: Uint8Array;
+  readonly foldedNameOf: Int32Array;
+  readonly foldedNames: PackedStrings;
+  /** Display names, which folded names may merge ("Oak" and "oak"). */
+  readonly displayNameOf: Int32Array;
+  readonly displayNames: PackedStrings;
+  /** Each product's extra fields as JSON text; absent where the caller keeps them (generated). */
+  readonly extraJson?: PackedStrings;
+}
+
+/** The buffers of a CatalogData, to move to another thread instead of copying them. */
+export function buffersOf(data: CatalogData): ArrayBuffer[] {
+  return [
+    data.ids,
+    data.quantities,
+    data.statusOf,
+    data.foldedNameOf,
+    data.displayNameOf,
+    data.foldedNames.ends,
+    data.displayNames.ends,
+    ...(data.extraJson === undefined ? [] : [data.extraJson.ends]),
+  ].map((array) => array.buffer as ArrayBuffer);
+}
+
+/**
  * Builds a Catalog from products in any order; ids must be unique (the loader checks). A caller
  * that keeps the extra fields in a form of its own (generated catalogues) gives `extraJsonOf`,
  * and the products' own `extraJson` is then not read.
@@ -94,14 +133,80 @@ export function createCatalog(
   products: readonly Product[],
   extraJsonOf?: (id: number) => string,
 ): Catalog {
+  return catalogFromData(catalogData(source, products, extraJsonOf === undefined), extraJsonOf);
+}
+
+/** The columns of products in any order; `keepExtras` keeps their extra fields' text. */
+export function catalogData(
+  source: string,
+  products: readonly Product[],
+  keepExtras: boolean,
+): CatalogData {
   // Generated and hand-written fixtures usually come sorted: check in one pass before sorting.
   const sorted = isSortedById(products) ? products : [...products].sort((a, b) => a.id - b.id);
-  const columns = buildColumns(sorted);
-  const { foldedNameOf, foldedNames, statusOf } = columns;
-  const { ids, quantities, displayNameOf, displayNames, extraJsonAt } = buildFields(
-    sorted,
-    extraJsonOf,
-  );
+  const statusNumber = new Map<StockStatus, number>(STOCK_STATUSES.map((status, i) => [status, i]));
+  const size = sorted.length;
+  const ids = new Float64Array(size);
+  const quantities = new Float64Array(size);
+  const statusOf = new Uint8Array(size);
+  const folded = numbering(size);
+  const display = numbering(size);
+  const extras = keepExtras ? new Array<string>(size) : undefined;
+  sorted.forEach((product, position) => {
+    ids[position] = product.id;
+    quantities[position] = product.quantity ?? Number.NaN;
+    statusOf[position] = statusNumber.get(product.status) ?? 0;
+    folded.add(position, product.foldedName);
+    display.add(position, product.name);
+    if (extras !== undefined) extras[position] = product.extraJson;
+  });
+  return {
+    source,
+    ids,
+    quantities,
+    statusOf,
+    foldedNameOf: folded.of,
+    foldedNames: packStrings(folded.names()),
+    displayNameOf: display.of,
+    displayNames: packStrings(display.names()),
+    ...(extras === undefined ? {} : { extraJson: packStrings(extras) }),
+  };
+}
+
+/** Numbers each distinct string in the order first seen, and records each position's number. */
+function numbering(size: number) {
+  const numbers = new Map<string, number>();
+  const of = new Int32Array(size);
+  return {
+    of,
+    add(position: number, text: string): void {
+      let number = numbers.get(text);
+      if (number === undefined) {
+        number = numbers.size;
+        numbers.set(text, number);
+      }
+      of[position] = number;
+    },
+    names: () => [...numbers.keys()],
+  };
+}
+
+/**
+ * The Catalog over its columns: a few closures, and the distinct names unpacked once (the
+ * engine's name index reads them all). Extra fields are read from the packed text, or from
+ * `extraJsonOf` where the caller keeps them.
+ */
+export function catalogFromData(data: CatalogData, extraJsonOf?: (id: number) => string): Catalog {
+  const { ids, quantities, statusOf, foldedNameOf, displayNameOf } = data;
+  const foldedNames = Object.freeze(unpackStrings(data.foldedNames));
+  const displayNames = unpackStrings(data.displayNames);
+  const { extraJson } = data;
+  const extraJsonAt =
+    extraJsonOf !== undefined
+      ? (position: number) => extraJsonOf(ids[position] as number)
+      : extraJson !== undefined
+        ? (position: number) => packedAt(extraJson, position)
+        : () => NO_EXTRA_FIELDS;
   const quantityAt = (position: number): number | null => {
     const quantity = quantities[position] as number;
     return Number.isNaN(quantity) ? null : quantity;
@@ -123,57 +228,17 @@ export function createCatalog(
     status: statusAt(position),
   });
   return Object.freeze({
-    source,
-    size: sorted.length,
+    source: data.source,
+    size: ids.length,
     productAt,
     stockAt,
     byId: lookupById(ids, productAt),
-    columns,
+    columns: Object.freeze({ foldedNames, foldedNameOf, statusOf }),
   });
 }
 
-/** The fields that the columns do not hold already. */
-interface Fields {
-  readonly ids: Float64Array;
-  /** NaN where the quantity is unknown (null): a fixture's quantity is an integer or null. */
-  readonly quantities: Float64Array;
-  /** Display names, which folded names may merge ("Oak" and "oak"). */
-  readonly displayNameOf: Int32Array;
-  readonly displayNames: readonly string[];
-  readonly extraJsonAt: (position: number) => string;
-}
-
-function buildFields(
-  products: readonly Product[],
-  extraJsonOf: ((id: number) => string) | undefined,
-): Fields {
-  const ids = new Float64Array(products.length);
-  const quantities = new Float64Array(products.length);
-  const displayNameOf = new Int32Array(products.length);
-  const displayNameIds = new Map<string, number>();
-  const extras = new Array<string>(extraJsonOf === undefined ? products.length : 0);
-  products.forEach((product, position) => {
-    ids[position] = product.id;
-    quantities[position] = product.quantity ?? Number.NaN;
-    let nameId = displayNameIds.get(product.name);
-    if (nameId === undefined) {
-      nameId = displayNameIds.size;
-      displayNameIds.set(product.name, nameId);
-    }
-    displayNameOf[position] = nameId;
-    if (extraJsonOf === undefined) extras[position] = product.extraJson;
-  });
-  return {
-    ids,
-    quantities,
-    displayNameOf,
-    displayNames: [...displayNameIds.keys()],
-    extraJsonAt:
-      extraJsonOf === undefined
-        ? (position) => extras[position] as string
-        : (position) => extraJsonOf(ids[position] as number),
-  };
-}
+/** The text of no extra fields. */
+const NO_EXTRA_FIELDS = '{}';
 
 /**
  * Ids to positions without a Map: a Map of a million entries holds about 40 MB. When the ids run
@@ -211,21 +276,4 @@ function isSortedById(products: readonly Product[]): boolean {
     if ((products[i - 1] as Product).id > (products[i] as Product).id) return false;
   }
   return true;
-}
-
-function buildColumns(products: readonly Product[]): CatalogColumns {
-  const statusNumber = new Map<StockStatus, number>(STOCK_STATUSES.map((status, i) => [status, i]));
-  const nameIds = new Map<string, number>();
-  const foldedNameOf = new Int32Array(products.length);
-  const statusOf = new Uint8Array(products.length);
-  products.forEach((product, position) => {
-    statusOf[position] = statusNumber.get(product.status) ?? 0;
-    let id = nameIds.get(product.foldedName);
-    if (id === undefined) {
-      id = nameIds.size;
-      nameIds.set(product.foldedName, id);
-    }
-    foldedNameOf[position] = id;
-  });
-  return Object.freeze({ foldedNames: Object.freeze([...nameIds.keys()]), foldedNameOf, statusOf });
 }

@@ -5,7 +5,14 @@ import { parseBlockFixture } from '../source/block-fixture.ts';
 import { parseJsonLineFixture } from '../source/json-line-fixture.ts';
 import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
-import { createCatalog, type Catalog, type JsonValue, type Product } from './catalog.ts';
+import {
+  catalogData,
+  catalogFromData,
+  type Catalog,
+  type CatalogData,
+  type JsonValue,
+  type Product,
+} from './catalog.ts';
 import { deriveStatus } from './derive-status.ts';
 import { FixtureSchema, type Fixture, type FixtureProduct } from './fixture-schema.ts';
 import { foldName } from './fold-name.ts';
@@ -24,14 +31,27 @@ function readFixtureLayout(text: string): unknown {
 
 /** Reads and validates a fixture file. Nothing is returned unless the whole file is valid. */
 export async function loadCatalog(file: string, options: ReadOptions = {}): Promise<Catalog> {
-  return parseCatalog(file, await readSourceText(file, options));
+  return catalogFromData(await loadCatalogData(file, options));
+}
+
+/** A fixture file's catalogue as columns (what a loading worker hands over). */
+export async function loadCatalogData(
+  file: string,
+  options: ReadOptions = {},
+): Promise<CatalogData> {
+  return parseCatalogData(file, await readSourceText(file, options));
+}
+
+/** Parses fixture text into a Catalog; see parseCatalogData. */
+export function parseCatalog(file: string, text: string): Catalog {
+  return catalogFromData(parseCatalogData(file, text));
 }
 
 /**
- * Parses fixture text. Collects every issue of the file (schema and duplicate ids) before
- * refusing it, so one run shows all that needs fixing.
+ * Parses fixture text into columns. Collects every issue of the file (schema and duplicate ids)
+ * before refusing it, so one run shows all that needs fixing.
  */
-export function parseCatalog(file: string, text: string): Catalog {
+export function parseCatalogData(file: string, text: string): CatalogData {
   const source = readYamlSource(file, text, readFixtureLayout);
   refuseOnIssues(schemaIssues(source, validateFixture));
   const fixture = source.value as Fixture;
@@ -55,9 +75,10 @@ export function parseCatalog(file: string, text: string): Catalog {
   refuseOnIssues(issues);
 
   const names = createNameTable();
-  return createCatalog(
+  return catalogData(
     file,
     fixture.products.map((entry) => toProduct(entry, names)),
+    true,
   );
 }
 

@@ -9,6 +9,7 @@
 import { Faker, en } from '@faker-js/faker';
 import type { FixtureProduct } from '../catalog/fixture-schema.ts';
 import { seededRandom } from '../util/seeded-random.ts';
+import { skuOf } from './generated-extras.ts';
 
 export interface GenerateOptions {
   readonly count: number;
@@ -64,9 +65,4 @@ export function* generateProducts(options: GenerateOptions): Generator<Generated
     product.sku = skuOf(id);
     yield product as GeneratedProduct;
   }
-}
-
-/** The stock-keeping unit of the generated product with an id. */
-export function skuOf(id: number): string {
-  return `SM-${String(id).padStart(7, '0')}`;
 }

@@ -7,13 +7,22 @@
  * at all: measured at a million products, the strings cost a second of start-up and 120 MB.
  * The JSON text is made when a request reads a product, as JSON.stringify made it at load.
  */
-import { skuOf, type GeneratedProduct } from './generate-products.ts';
+import type { GeneratedProduct } from './generate-products.ts';
 
 export interface GeneratedExtras {
   /** Records a product's extra fields; ids run from 1 to the count, as the generator gives them. */
   readonly record: (product: GeneratedProduct) => void;
-  /** The extra fields of the product with an id, as JSON object text. */
-  readonly jsonOf: (id: number) => string;
+  /** What was recorded, as columns that can move to another thread. */
+  readonly data: () => GeneratedExtrasData;
+}
+
+/** The extra fields by column: a code per word (into `words`) and a price per product. */
+export interface GeneratedExtrasData {
+  readonly categories: Uint16Array;
+  readonly materials: Uint16Array;
+  readonly colors: Uint16Array;
+  readonly prices: Float64Array;
+  readonly words: readonly string[];
 }
 
 export function createGeneratedExtras(count: number): GeneratedExtras {
@@ -30,21 +39,34 @@ export function createGeneratedExtras(count: number): GeneratedExtras {
       colors[index] = words.codeOf(product.color);
       prices[index] = product.price_eur;
     },
-    jsonOf: (id) => {
-      const index = id - 1;
-      // The generator's field order.
-      return JSON.stringify({
-        category: words.wordOf(categories[index] as number),
-        material: words.wordOf(materials[index] as number),
-        color: words.wordOf(colors[index] as number),
-        price_eur: prices[index],
-        sku: skuOf(id),
-      });
-    },
+    data: () => ({ categories, materials, colors, prices, words: words.list }),
   };
 }
 
-function createWordTable(): { codeOf(word: string): number; wordOf(code: number): string } {
+/** The buffers of GeneratedExtrasData, to move to another thread instead of copying them. */
+export function extrasBuffersOf(data: GeneratedExtrasData): ArrayBuffer[] {
+  return [data.categories, data.materials, data.colors, data.prices].map(
+    (array) => array.buffer as ArrayBuffer,
+  );
+}
+
+/** The extra fields of the product with an id, as JSON object text. */
+export function extrasJsonOf(data: GeneratedExtrasData): (id: number) => string {
+  const { categories, materials, colors, prices, words } = data;
+  return (id) => {
+    const index = id - 1;
+    // The generator's field order.
+    return JSON.stringify({
+      category: words[categories[index] as number],
+      material: words[materials[index] as number],
+      color: words[colors[index] as number],
+      price_eur: prices[index],
+      sku: skuOf(id),
+    });
+  };
+}
+
+function createWordTable(): { codeOf(word: string): number; readonly list: readonly string[] } {
   const codes = new Map<string, number>();
   const list: string[] = [];
   return {
@@ -58,6 +80,11 @@ function createWordTable(): { codeOf(word: string): number; wordOf(code: number)
       }
       return code;
     },
-    wordOf: (code) => list[code] as string,
+    list,
   };
+}
+
+/** The stock-keeping unit of the generated product with an id. */
+export function skuOf(id: number): string {
+  return `SM-${String(id).padStart(7, '0')}`;
 }

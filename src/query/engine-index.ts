@@ -1,35 +1,48 @@
 /** @module What the query engine derives from a catalogue's columns, once per catalogue. */
-import type { Catalog } from '../catalog/catalog.ts';
+import type { CatalogColumns } from '../catalog/catalog.ts';
 import { STOCK_STATUSES } from '../catalog/stock-status.ts';
+import { buildNameIndexData, nameIndexBuffers, type NameIndexData } from './name-index.ts';
 
 /**
- * Lookups built once per catalogue, so that a request never scans more than it must. Private to
- * the engine: the layouts (such as `counts[name * 4 + status]`) may change with it.
+ * What is derived from the columns: typed arrays only, so that the loading worker builds it and
+ * moves it to the serving thread (see scenarios/load-scenarios.ts). Private to the engine: the
+ * layouts (such as `counts[name * 4 + status]`) may change with it.
  */
-export interface EngineIndex {
-  /** How many products. */
-  readonly size: number;
+export interface EngineIndexData {
   /** For each STOCK_STATUSES index, the positions of its products, ascending. */
   readonly byStatus: readonly Int32Array[];
+  /**
+   * The positions of each distinct name's products, ascending, name after name: name `n`'s are
+   * `postings[postingStarts[n]]` up to `postingStarts[n + 1]`. One array, not one per name: a
+   * hundred thousand names were a hundred thousand buffers to move and to collect.
+   */
+  readonly postings: Int32Array;
+  readonly postingStarts: Int32Array;
+  /** How many products have each name and status: `counts[name * STATUSES + status]`. */
+  readonly counts: Int32Array;
+  /** How many products have each name, whatever their status: the sum of its `counts`. */
+  readonly nameSizes: Int32Array;
+  /** The trigram index of the distinct names; none past its size limit (see name-index.ts). */
+  readonly grams: NameIndexData | undefined;
+}
+
+/** The derived data with the catalogue's own columns: what the engine reads. */
+export interface EngineIndex extends EngineIndexData {
+  /** How many products. */
+  readonly size: number;
   /** Every distinct folded name (the catalogue's). */
   readonly names: readonly string[];
   /** For the product at each position, the index of its name in `names` (the catalogue's). */
   readonly nameOf: Int32Array;
   /** For the product at each position, its STOCK_STATUSES index (the catalogue's). */
   readonly statusOf: Uint8Array;
-  /** For each distinct name, the positions of its products, ascending. */
-  readonly postings: readonly Int32Array[];
-  /** How many products have each name and status: `counts[name * STATUSES + status]`. */
-  readonly counts: Int32Array;
-  /** How many products have each name, whatever their status: the sum of its `counts`. */
-  readonly nameSizes: Int32Array;
 }
 
 export const STATUSES = STOCK_STATUSES.length;
 
-/** Two passes over the columns, at load: the work a request would otherwise repeat. */
-export function buildEngineIndex(catalog: Catalog): EngineIndex {
-  const { foldedNames: names, foldedNameOf: nameOf, statusOf } = catalog.columns;
+/** Two passes over the columns, and the trigram index: the work a request would otherwise do. */
+export function buildEngineIndexData(columns: CatalogColumns): EngineIndexData {
+  const { foldedNames: names, foldedNameOf: nameOf, statusOf } = columns;
   const size = nameOf.length;
   const statusSizes = new Int32Array(STATUSES);
   const counts = new Int32Array(names.length * STATUSES);
@@ -43,16 +56,39 @@ export function buildEngineIndex(catalog: Catalog): EngineIndex {
     counts[cell] = (counts[cell] as number) + 1;
   }
   const byStatus = Array.from(statusSizes, (count) => new Int32Array(count));
-  const postings = Array.from(nameSizes, (count) => new Int32Array(count));
+  const postingStarts = new Int32Array(names.length + 1);
+  for (let name = 0; name < names.length; name++) {
+    postingStarts[name + 1] = (postingStarts[name] as number) + (nameSizes[name] as number);
+  }
+  const postings = new Int32Array(size);
   const statusFilled = new Int32Array(STATUSES);
-  const nameFilled = new Int32Array(names.length);
+  const nameFilled = postingStarts.slice(0, names.length);
   for (let position = 0; position < size; position++) {
     const status = statusOf[position] as number;
     const name = nameOf[position] as number;
     (byStatus[status] as Int32Array)[statusFilled[status] as number] = position;
     statusFilled[status] = (statusFilled[status] as number) + 1;
-    (postings[name] as Int32Array)[nameFilled[name] as number] = position;
+    postings[nameFilled[name] as number] = position;
     nameFilled[name] = (nameFilled[name] as number) + 1;
   }
-  return Object.freeze({ size, byStatus, names, nameOf, statusOf, postings, counts, nameSizes });
+  return {
+    byStatus,
+    postings,
+    postingStarts,
+    counts,
+    nameSizes,
+    grams: buildNameIndexData(names),
+  };
+}
+
+/** The buffers of the derived data, to move to another thread instead of copying them. */
+export function engineIndexBuffers(data: EngineIndexData): ArrayBuffer[] {
+  return [...data.byStatus, data.postings, data.postingStarts, data.counts, data.nameSizes]
+    .map((array) => array.buffer as ArrayBuffer)
+    .concat(data.grams === undefined ? [] : nameIndexBuffers(data.grams));
+}
+
+export function engineIndexOf(columns: CatalogColumns, data: EngineIndexData): EngineIndex {
+  const { foldedNames: names, foldedNameOf: nameOf, statusOf } = columns;
+  return Object.freeze({ ...data, size: nameOf.length, names, nameOf, statusOf });
 }

@@ -64,11 +64,13 @@ export function collectPositions(
   total: number,
   scratch: Scratch,
 ): Int32Array {
-  const { postings, statusOf } = index;
+  const { postings, postingStarts, statusOf } = index;
   const found = scratch.positions.subarray(0, total);
   let filled = 0;
   for (const name of names) {
-    for (const position of postings[name] as Int32Array) {
+    const end = postingStarts[name + 1] as number;
+    for (let at = postingStarts[name] as number; at < end; at++) {
+      const position = postings[at] as number;
       if (status < 0 || statusOf[position] === status) found[filled++] = position;
     }
   }

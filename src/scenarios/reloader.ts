@@ -39,7 +39,9 @@ export function createReloader(options: {
       config = next;
       return {
         ok: true,
-        scenarios: Object.fromEntries([...catalogs].map(([name, catalog]) => [name, catalog.size])),
+        scenarios: Object.fromEntries(
+          [...catalogs].map(([name, { catalog }]) => [name, catalog.size]),
+        ),
       };
     } catch (error) {
       if (error instanceof SourceError) return { ok: false, issues: error.issues };

@@ -1,6 +1,6 @@
 /** @module The served data: one immutable catalogue per scenario, and which one is active. */
 import type { Catalog } from '../catalog/catalog.ts';
-import { createQueryEngine, type QueryEngine } from '../query/engine.ts';
+import { createQueryEngine, type EngineData, type QueryEngine } from '../query/engine.ts';
 
 /** The scenario that serves the config's `fixtures`. */
 export const DEFAULT_SCENARIO = 'default';
@@ -23,11 +23,26 @@ export interface Dataset {
   readonly serial: number;
 }
 
+/** A catalogue with the engine's indexes, built where it was loaded (the loading worker). */
+export interface LoadedScenario {
+  readonly catalog: Catalog;
+  readonly indexes: EngineData;
+}
+
+/** A scenario's data as given to the store: loaded with its indexes, or a bare catalogue. */
+export type ScenarioInput = LoadedScenario | Catalog;
+
 let datasetsMade = 0;
 
-function datasetOf(catalog: Catalog): Dataset {
+function datasetOf(input: ScenarioInput): Dataset {
   datasetsMade += 1;
-  return Object.freeze({ catalog, engine: createQueryEngine(catalog), serial: datasetsMade });
+  // A bare catalogue (tests, the programmatic API) has its indexes built here.
+  const [catalog, indexes] = 'indexes' in input ? [input.catalog, input.indexes] : [input];
+  return Object.freeze({
+    catalog,
+    engine: createQueryEngine(catalog, indexes),
+    serial: datasetsMade,
+  });
 }
 
 /**
@@ -45,9 +60,9 @@ export interface ScenarioStore {
   /** Makes a scenario the active one; throws UnknownScenario. */
   activate(name: string): void;
   /** Replaces the active scenario's catalogue. */
-  replace(catalog: Catalog): void;
+  replace(catalog: ScenarioInput): void;
   /** Replaces every catalogue at once (a reload); keeps the active name if it still exists. */
-  replaceAll(catalogs: ReadonlyMap<string, Catalog>): void;
+  replaceAll(catalogs: ReadonlyMap<string, ScenarioInput>): void;
 }
 
 interface State {
@@ -56,11 +71,11 @@ interface State {
 }
 
 export function createScenarioStore(
-  initial: ReadonlyMap<string, Catalog> | Catalog,
+  initial: ReadonlyMap<string, ScenarioInput> | ScenarioInput,
   active: string = DEFAULT_SCENARIO,
 ): ScenarioStore {
-  const catalogs =
-    initial instanceof Map ? initial : new Map([[DEFAULT_SCENARIO, initial as Catalog]]);
+  const catalogs: ReadonlyMap<string, ScenarioInput> =
+    initial instanceof Map ? initial : new Map([[DEFAULT_SCENARIO, initial as ScenarioInput]]);
   let state: State = checked({ active, datasets: datasetsOf(catalogs) });
 
   return {
@@ -90,7 +105,7 @@ export function createScenarioStore(
   };
 }
 
-function datasetsOf(catalogs: ReadonlyMap<string, Catalog>): ReadonlyMap<string, Dataset> {
+function datasetsOf(catalogs: ReadonlyMap<string, ScenarioInput>): ReadonlyMap<string, Dataset> {
   return new Map([...catalogs].map(([name, catalog]) => [name, datasetOf(catalog)]));
 }
 

@@ -28,12 +28,10 @@ export const serveCommand: Command = {
     const request: ConfigRequest = { cwd: io.cwd, env: io.env, ...fromFlags, flags };
     const config = await loadConfig(request);
     const log = createAppLogger({ level: config.logLevel });
-    // Everything is loaded and validated before the port opens: no start on bad data.
-    const spec = await loadSpec(config.spec);
-    const catalogs = createScenarioStore(
-      await loadScenarios(config),
-      config.scenario ?? DEFAULT_SCENARIO,
-    );
+    // Everything is loaded and validated before the port opens: no start on bad data. The
+    // scenarios load in a worker, so the spec is read here meanwhile.
+    const [spec, scenarios] = await Promise.all([loadSpec(config.spec), loadScenarios(config)]);
+    const catalogs = createScenarioStore(scenarios, config.scenario ?? DEFAULT_SCENARIO);
     const reloader = createReloader({
       store: catalogs,
       initialConfig: config,

@@ -1,0 +1,16 @@
+/**
+ * Loaded into the server by `npm run soak` (`--import`): every second, the longest delay of
+ * the serving thread's event loop and the process's memory, as one line on standard error.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const delay = monitorEventLoopDelay({ resolution: 5 });
+delay.enable();
+setInterval(() => {
+  const memory = process.memoryUsage();
+  const mb = (bytes: number): string => String(Math.round(bytes / 1048576));
+  process.stderr.write(
+    `stockmock-soak loop-delay-ms=${(delay.max / 1e6).toFixed(1)} rss=${mb(memory.rss)} heap=${mb(memory.heapTotal)} external=${mb(memory.external)} buffers=${mb(memory.arrayBuffers)}\n`,
+  );
+  delay.reset();
+}, 1000).unref();

@@ -1,0 +1,93 @@
+/**
+ * Loading in a worker hands over the same data as loading in this thread: every product with
+ * every field, and an engine (over indexes built in the worker) that answers every filter as
+ * the plain definition does. A refusal carries the same issues.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { allProducts } from '../../src/catalog/catalog.ts';
+import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { DEFAULTS } from '../../src/config/load-config.ts';
+import { SourceError } from '../../src/problems/source-error.ts';
+import type { ProductFilter } from '../../src/query/query.ts';
+import { loadScenario, loadScenarios } from '../../src/scenarios/load-scenarios.ts';
+import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
+import { createReferenceEngine } from '../helpers/reference-engine.ts';
+
+const FIXTURE = [
+  'products:',
+  '  - { id: 9, name: "Ōak Table", quantity: 3, colour: oak, dims: { w: 2 } }',
+  '  - { id: 2, name: "oak table", quantity: null }',
+  '  - { id: 5, name: "Straße Lamp", quantity: 0 }',
+  '  - { id: 7, name: "Lamp 100%", status: incoming }',
+  '  - { id: 3, name: "Chair_1", quantity: 12, tags: [a, b] }',
+].join('\n');
+
+async function folderWith(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'stockmock-load-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+const FILTERS: ProductFilter[] = [
+  {},
+  { name: 'oak' },
+  { name: 'STRASSE' },
+  { name: '100%' },
+  { name: 'e_1' },
+  { name: 'lamp', status: 'incoming' },
+  { status: 'available' },
+  { id: 9, name: 'table' },
+  { name: 'steel' },
+  { name: 'ergonomic desk' },
+];
+
+describe('loadScenarios, in a worker', () => {
+  it('hands over the catalogues this thread would load, and engines that answer like the definition', async () => {
+    const dir = await folderWith({ 'products.yaml': FIXTURE });
+    const config = {
+      ...DEFAULTS,
+      fixtures: join(dir, 'products.yaml'),
+      scenarios: { generated: { generate: { count: 700, seed: 3 } } },
+    };
+    const loaded = await loadScenarios(config);
+    expect([...loaded.keys()]).toEqual(['default', 'generated']);
+    const store = createScenarioStore(loaded);
+    for (const [name, source] of [
+      ['default', config.fixtures],
+      ['generated', config.scenarios.generated],
+    ] as const) {
+      const here = await loadScenario(source);
+      const there = store.get(name);
+      expect(there?.catalog.source).toBe(here.source);
+      expect(allProducts(there?.catalog ?? here)).toEqual(allProducts(here));
+      const reference = createReferenceEngine(here);
+      for (const filter of FILTERS) {
+        const served = there?.engine.select(filter);
+        const expected = reference.select(filter);
+        expect(served?.total, JSON.stringify(filter)).toBe(expected.total);
+        expect(served?.slice(0, 50), JSON.stringify(filter)).toEqual(expected.slice(0, 50));
+      }
+    }
+  });
+
+  it('refuses a bad file with the issues this thread finds', async () => {
+    const bad = `${FIXTURE}\n  - { id: 3, name: Twin, quantity: -1 }\n`;
+    const dir = await folderWith({ 'products.yaml': bad });
+    const file = join(dir, 'products.yaml');
+    const error = await loadScenarios({ ...DEFAULTS, fixtures: file }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(SourceError);
+    let here: SourceError | undefined;
+    try {
+      parseCatalog(file, bad);
+    } catch (caught) {
+      here = caught as SourceError;
+    }
+    expect((error as SourceError).issues).toEqual(here?.issues);
+    expect((error as SourceError).issues.length).toBeGreaterThan(0);
+  });
+});
