@@ -10,7 +10,8 @@
  * - the admin API asks for a reload every 3 s, and SIGHUP every 5 s;
  * - a probe on a connection of its own asks for /healthz every 20 ms: its longest wait is the
  *   longest stall of the server's event loop, give or take the queue of one request;
- * - the server's RSS is read every second, and once more after it has been idle for 5 s.
+ * - the server's RSS is read every second, and once more after it has been idle for 15 s;
+ *   bench/loop-monitor.ts, loaded into the server, reports its event loop's longest delay.
  *
  * Every answer is judged: a 5xx, a time-out (10 s), a page whose items come from both variants
  * (mixed), and a list that does not hold the whole catalogue (half-written) are counted.
@@ -30,11 +31,15 @@ const TOKEN = 'soak-quantity-token';
 /** Each variant gives every product one quantity, so a page of both is seen at once. */
 const VARIANTS = [5, 7] as const;
 const PAGE = 100;
+/** How long the server is left idle before its RSS is read the last time. */
+const IDLE_SECONDS = 15;
 
 export interface SoakOptions {
   readonly seconds: number;
   readonly products: number;
   readonly connections: number;
+  /** How long the server is left idle before its RSS is read the last time; default 15 s. */
+  readonly idleSeconds?: number;
   /** Printed as the run goes; silent when not given. */
   readonly log?: (line: string) => void;
 }
@@ -56,7 +61,7 @@ export interface SoakReport {
   /** The variants that answers came from: both, once reloads swap data under the load. */
   readonly variantsServed: readonly number[];
   readonly writes: number;
-  /** RSS in MB: after the first load, the highest seen, at the end, and after 5 s idle. */
+  /** RSS in MB: after the first load, the highest seen, at the end, and after the idle time. */
   readonly rssMb: {
     readonly first: number;
     readonly highest: number;
@@ -100,8 +105,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const variantsServed = new Set<number>();
   const rssSeries: [number, number][] = [];
   let longestProbeMs = 0;
-  // From now on: start-up's own work (loading modules, the first load) is not a stall of serving.
-  const servingFrom = server.monitor.length + 1;
+  // Start-up's own work (loading modules, the first load) is not a stall of serving: the
+  // monitor's reports start to count two seconds after the server first answers.
+  await pause(2000);
+  const servingFrom = server.monitor.length;
   const longestStall = (): number =>
     Math.max(0, ...server.monitor.slice(servingFrom).map((line) => line['loop-delay-ms']));
   const started = Date.now();
@@ -234,7 +241,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     ]);
     const end = rssMb(server.pid);
     // Idle: no requests, no writes; the last writes settle and reload, then nothing happens.
-    await pause(5000);
+    await pause((options.idleSeconds ?? IDLE_SECONDS) * 1000);
     const idle = rssMb(server.pid);
     return {
       requests: counts.requests,

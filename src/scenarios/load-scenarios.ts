@@ -140,9 +140,17 @@ const WORKER_MODULE = new URL(
   import.meta.url,
 );
 
+/**
+ * A small young generation: a load keeps most of what it makes, so a large one only copies
+ * more, and its pages stay with the process after the worker ends. Measured at 100 000
+ * products, 20 reloads in a row: RSS after the first load 260 → 187 MB, after the reloads
+ * 462 → 382 MB; the load takes as long (490–520 ms), and 1 000 000 generated products too.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 function inWorker(job: LoadJob): Promise<readonly (readonly [string, IndexedScenarioData])[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_MODULE, { workerData: job });
+    const worker = new Worker(WORKER_MODULE, { workerData: job, resourceLimits: WORKER_LIMITS });
     worker.once('message', (outcome: LoadOutcome) => {
       if (outcome.ok) resolve(outcome.scenarios);
       else reject(new SourceError(outcome.issues));

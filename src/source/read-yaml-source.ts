@@ -13,6 +13,7 @@ import {
   type YAMLError,
 } from 'yaml';
 import { SourceError, type Position, type SourceIssue } from '../problems/source-error.ts';
+import { fragmentAround, locateByLines } from './locate-by-lines.ts';
 import {
   describeAjvError,
   fieldPathOf,
@@ -50,10 +51,17 @@ export function readYamlSource(
     try {
       value = load(text, { schema: CORE_SCHEMA, filename: file });
     } catch (error) {
+      const mark = error instanceof YAMLException ? error.mark : undefined;
+      if (text.length > LOCATE_BY_LINES_FROM && mark !== undefined) {
+        throw new SourceError([
+          largeFileSyntaxIssue(file, text, mark, (error as YAMLException).reason),
+        ]);
+      }
       // Where the parsers disagree (js-yaml refuses an empty document, for one), `yaml` decides.
       value = valueOrSyntaxIssues(file, text, error);
     }
   }
+  const byLines = text.length > LOCATE_BY_LINES_FROM ? locateByLines(text) : undefined;
   let located: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
   const positioned = () => {
     if (located === undefined) {
@@ -66,6 +74,8 @@ export function readYamlSource(
     file,
     value,
     locate(path, part = 'value') {
+      const quick = byLines?.(path, part);
+      if (quick !== undefined) return quick;
       const { doc, lineCounter } = positioned();
       const positionOf = (offset: number): Position => {
         const pos = lineCounter.linePos(offset);
@@ -134,6 +144,53 @@ function valueOrSyntaxIssues(file: string, text: string, error: unknown): unknow
     throw new SourceError([{ file, at, field: '', message: `${SYNTAX} ${error.reason}` }]);
   }
   return doc.toJS({ maxAliasCount: 100 }) as unknown;
+}
+
+/**
+ * Files longer than this are located by their lines (locate-by-lines.ts), and a syntax fault in
+ * them is read again in the fragment around it: `yaml`'s tree of a whole large file costs ten
+ * times the load. Smaller files keep `yaml`'s exact answers at no cost that matters.
+ */
+const LOCATE_BY_LINES_FROM = 256 * 1024;
+
+/**
+ * A syntax fault of a large file: js-yaml's mark says where the parse failed; `yaml` reads the
+ * lines around it again, to say what and where the fault starts (an unclosed quote opens above
+ * the mark). Where it finds nothing there, js-yaml's own reason stands.
+ */
+function largeFileSyntaxIssue(
+  file: string,
+  text: string,
+  mark: NonNullable<YAMLException['mark']>,
+  reason: string,
+): SourceIssue {
+  const around = fragmentAround(text, mark.position);
+  if (around !== undefined) {
+    const fragment = text.slice(around.start, around.end);
+    const doc = parseDocument(fragment, { prettyErrors: false, uniqueKeys: true });
+    const [problem] = doc.errors;
+    if (problem !== undefined) {
+      const offset = around.start + faultStart(doc, problem);
+      const line = countLines(text, offset);
+      const column = offset - text.lastIndexOf('\n', offset - 1);
+      return {
+        file,
+        at: { line, column },
+        field: '',
+        message: `${SYNTAX} ${firstLine(problem.message)}`,
+      };
+    }
+  }
+  const at = { line: mark.line + 1, column: mark.column + 1 };
+  return { file, at, field: '', message: `${SYNTAX} ${reason}` };
+}
+
+function countLines(text: string, offset: number): number {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) {
+    lines += 1;
+  }
+  return lines;
 }
 
 /** How every syntax issue begins, so that it reads apart from a schema issue. */
