@@ -403,12 +403,14 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// Run as a script: `npm run soak` (SOAK_SECONDS, SOAK_PRODUCTS, SOAK_CONNECTIONS).
+// Run as a script: `npm run soak` (SOAK_SECONDS, SOAK_PRODUCTS, SOAK_CONNECTIONS,
+// SOAK_IDLE_SECONDS).
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const report = await runSoak({
     seconds: Number(process.env['SOAK_SECONDS'] ?? 60),
     products: Number(process.env['SOAK_PRODUCTS'] ?? 100_000),
     connections: Number(process.env['SOAK_CONNECTIONS'] ?? 32),
+    idleSeconds: Number(process.env['SOAK_IDLE_SECONDS'] ?? IDLE_SECONDS),
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const { rssSeries, ...summary } = report;
