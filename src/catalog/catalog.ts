@@ -1,10 +1,5 @@
 /** @module The immutable product catalogue that one data load produces. */
-import {
-  packedAt,
-  packStrings,
-  unpackStrings,
-  type PackedStrings,
-} from '../util/packed-strings.ts';
+import { packedAt, packStrings, type PackedStrings } from '../util/packed-strings.ts';
 import { STOCK_STATUSES, type StockStatus } from './stock-status.ts';
 
 /** A JSON value, as a fixture's extra fields may hold. */
@@ -82,8 +77,11 @@ export interface ProductLookup {
  * from these (lists by status, by name, counts) is its own, in src/query/.
  */
 export interface CatalogColumns {
-  /** Every distinct folded name. */
-  readonly foldedNames: readonly string[];
+  /**
+   * Every distinct folded name, packed: a catalogue of a hundred thousand distinct names would
+   * otherwise put a hundred thousand strings on the serving thread's heap at every reload.
+   */
+  readonly foldedNames: PackedStrings;
   /** For the product at each position, the index of its folded name in `foldedNames`. */
   readonly foldedNameOf: Int32Array;
   /** For the product at each position, the index of its status in STOCK_STATUSES. */
@@ -192,14 +190,14 @@ function numbering(size: number) {
 }
 
 /**
- * The Catalog over its columns: a few closures, and the distinct names unpacked once (the
- * engine's name index reads them all). Extra fields are read from the packed text, or from
- * `extraJsonOf` where the caller keeps them.
+ * The Catalog over its columns: a few closures; names and extra fields are sliced from their
+ * packed text when read, or the extra fields come from `extraJsonOf` where the caller keeps
+ * them.
  */
 export function catalogFromData(data: CatalogData, extraJsonOf?: (id: number) => string): Catalog {
   const { ids, quantities, statusOf, foldedNameOf, displayNameOf } = data;
-  const foldedNames = Object.freeze(unpackStrings(data.foldedNames));
-  const displayNames = unpackStrings(data.displayNames);
+  const { foldedNames } = data;
+  const { displayNames } = data;
   const { extraJson } = data;
   const extraJsonAt =
     extraJsonOf !== undefined
@@ -216,11 +214,11 @@ export function catalogFromData(data: CatalogData, extraJsonOf?: (id: number) =>
   // Fields in the order toProduct gives them: one object shape for every product.
   const productAt = (position: number): Product => ({
     id: ids[position] as number,
-    name: displayNames[displayNameOf[position] as number] as string,
+    name: packedAt(displayNames, displayNameOf[position] as number),
     quantity: quantityAt(position),
     status: statusAt(position),
     extraJson: extraJsonAt(position),
-    foldedName: foldedNames[foldedNameOf[position] as number] as string,
+    foldedName: packedAt(foldedNames, foldedNameOf[position] as number),
   });
   const stockAt = (position: number): ProductStock => ({
     id: ids[position] as number,

@@ -1,6 +1,7 @@
 /** @module What the query engine derives from a catalogue's columns, once per catalogue. */
 import type { CatalogColumns } from '../catalog/catalog.ts';
 import { STOCK_STATUSES } from '../catalog/stock-status.ts';
+import { unpackStrings, type PackedStrings } from '../util/packed-strings.ts';
 import { buildNameIndexData, nameIndexBuffers, type NameIndexData } from './name-index.ts';
 
 /**
@@ -30,8 +31,8 @@ export interface EngineIndexData {
 export interface EngineIndex extends EngineIndexData {
   /** How many products. */
   readonly size: number;
-  /** Every distinct folded name (the catalogue's). */
-  readonly names: readonly string[];
+  /** Every distinct folded name, packed (the catalogue's). */
+  readonly names: PackedStrings;
   /** For the product at each position, the index of its name in `names` (the catalogue's). */
   readonly nameOf: Int32Array;
   /** For the product at each position, its STOCK_STATUSES index (the catalogue's). */
@@ -42,11 +43,12 @@ export const STATUSES = STOCK_STATUSES.length;
 
 /** Two passes over the columns, and the trigram index: the work a request would otherwise do. */
 export function buildEngineIndexData(columns: CatalogColumns): EngineIndexData {
-  const { foldedNames: names, foldedNameOf: nameOf, statusOf } = columns;
+  const { foldedNameOf: nameOf, statusOf } = columns;
+  const nameCount = columns.foldedNames.ends.length;
   const size = nameOf.length;
   const statusSizes = new Int32Array(STATUSES);
-  const counts = new Int32Array(names.length * STATUSES);
-  const nameSizes = new Int32Array(names.length);
+  const counts = new Int32Array(nameCount * STATUSES);
+  const nameSizes = new Int32Array(nameCount);
   for (let position = 0; position < size; position++) {
     const status = statusOf[position] as number;
     const name = nameOf[position] as number;
@@ -56,13 +58,13 @@ export function buildEngineIndexData(columns: CatalogColumns): EngineIndexData {
     counts[cell] = (counts[cell] as number) + 1;
   }
   const byStatus = Array.from(statusSizes, (count) => new Int32Array(count));
-  const postingStarts = new Int32Array(names.length + 1);
-  for (let name = 0; name < names.length; name++) {
+  const postingStarts = new Int32Array(nameCount + 1);
+  for (let name = 0; name < nameCount; name++) {
     postingStarts[name + 1] = (postingStarts[name] as number) + (nameSizes[name] as number);
   }
   const postings = new Int32Array(size);
   const statusFilled = new Int32Array(STATUSES);
-  const nameFilled = postingStarts.slice(0, names.length);
+  const nameFilled = postingStarts.slice(0, nameCount);
   for (let position = 0; position < size; position++) {
     const status = statusOf[position] as number;
     const name = nameOf[position] as number;
@@ -77,7 +79,7 @@ export function buildEngineIndexData(columns: CatalogColumns): EngineIndexData {
     postingStarts,
     counts,
     nameSizes,
-    grams: buildNameIndexData(names),
+    grams: buildNameIndexData(unpackStrings(columns.foldedNames)),
   };
 }
 

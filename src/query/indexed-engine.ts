@@ -16,6 +16,7 @@ import {
 } from './engine-index.ts';
 import type { QueryEngine } from './engine.ts';
 import { BoundedCache } from '../util/bounded-cache.ts';
+import { packedAt } from '../util/packed-strings.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import type { ProductFilter } from './query.ts';
@@ -128,7 +129,7 @@ function select(engine: Engine, filter: ProductFilter): Selection {
       (filter.status === undefined ||
         STOCK_STATUSES[index.statusOf[position] as number] === filter.status) &&
       (needle === undefined ||
-        (index.names[index.nameOf[position] as number] as string).includes(needle));
+        packedAt(index.names, index.nameOf[position] as number).includes(needle));
     return slicesOf(keep ? [position] : NO_POSITIONS);
   }
   const status = filter.status === undefined ? -1 : STOCK_STATUSES.indexOf(filter.status);

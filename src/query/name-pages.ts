@@ -21,7 +21,7 @@ export interface Scratch {
 
 export function createScratch(index: EngineIndex): Scratch {
   return {
-    flags: new Uint8Array(index.names.length),
+    flags: new Uint8Array(index.names.ends.length),
     positions: new Int32Array(index.nameOf.length),
     spare: new Int32Array(index.nameOf.length),
   };

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createNameIndex } from '../../src/query/name-index.ts';
 import { sortPositions } from '../../src/query/name-pages.ts';
+import { packStrings } from '../../src/util/packed-strings.ts';
 import { seededRandom } from '../../src/util/seeded-random.ts';
 
 describe('the trigram name index', () => {
@@ -15,7 +16,7 @@ describe('the trigram name index', () => {
         fc.uniqueArray(text(12), { maxLength: 60 }),
         fc.array(text(6), { minLength: 1, maxLength: 10 }),
         (names, needles) => {
-          const index = createNameIndex(names);
+          const index = createNameIndex(packStrings(names));
           for (const needle of needles) {
             const expected = names.flatMap((name, i) => (name.includes(needle) ? [i] : []));
             expect([...index.namesContaining(needle)]).toEqual(expected);
