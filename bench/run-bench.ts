@@ -19,7 +19,7 @@
  *
  * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (2, per
  * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32), BENCH_WORKLOADS (names to
- * keep, comma-separated, such as `single product,first page`; default all), BENCH_PREVIOUS (the
+ * keep, separated by `;` (names hold commas), such as `single product;name, cold mix`; default all), BENCH_PREVIOUS (the
  * root of another stockmock build, such as a worktree of an earlier commit after `npm install`:
  * it is measured in the same rounds, and each row gains its ratio to it). Needs `wrk` (Debian:
  * apt-get install wrk).
@@ -46,7 +46,7 @@ const OPTIONS = {
   warmupSeconds: Number(process.env['BENCH_WARMUP'] ?? 2),
 };
 /** Workloads to run, by name; all when unset. */
-const ONLY = process.env['BENCH_WORKLOADS']?.split(',').map((name) => name.trim());
+const ONLY = process.env['BENCH_WORKLOADS']?.split(';').map((name) => name.trim());
 /** Another build, measured in the same rounds: how a change moves each workload. */
 const PREVIOUS = process.env['BENCH_PREVIOUS'];
 const TOKENS = { status: 'bench-status-token', quantity: 'bench-quantity-token' } as const;
