@@ -64,6 +64,16 @@ describe('parseCatalog', () => {
   });
 
   const bad = (lines: string[]) => () => parseCatalog('bad.yaml', lines.join('\n'));
+  /** The SourceError that parsing the lines throws; anything else fails the test. */
+  const refusalOf = (lines: string[]): SourceError => {
+    try {
+      bad(lines)();
+    } catch (caught) {
+      if (caught instanceof SourceError) return caught;
+      throw caught;
+    }
+    throw new Error('not refused');
+  };
   it.each([
     ['YAML syntax', ['products:', '  - id: 1', '    name: [unclosed'], 3, ''],
     [
@@ -104,16 +114,10 @@ describe('parseCatalog', () => {
     ],
     ['no products list', ['items: []'], 1, 'products'],
   ])('refuses %s, naming file, line and field', (_title, lines, line, field) => {
-    let error: unknown;
-    try {
-      bad(lines)();
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(SourceError);
-    const [issue] = (error as SourceError).issues;
+    const error = refusalOf(lines);
+    const [issue] = error.issues;
     expect(issue).toMatchObject({ file: 'bad.yaml', at: { line }, field });
-    expect((error as SourceError).message).toContain(`bad.yaml:${String(line)}:`);
+    expect(error.message).toContain(`bad.yaml:${String(line)}:`);
   });
 
   // A writer's mistake is where the quote or bracket opens; the parser runs out of text far below.
@@ -147,14 +151,7 @@ describe('parseCatalog', () => {
       { line: 4, column: 1 },
     ],
   ])('says "YAML syntax error" where %s starts', (_title, lines, at) => {
-    let error: unknown;
-    try {
-      bad(lines)();
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(SourceError);
-    const [issue] = (error as SourceError).issues;
+    const [issue] = refusalOf(lines).issues;
     expect(issue).toMatchObject({ file: 'bad.yaml', at, field: '' });
     expect(issue?.message).toMatch(/^YAML syntax error: /);
   });
