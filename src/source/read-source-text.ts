@@ -21,17 +21,25 @@ export interface ReadOptions {
 export async function readSourceText(file: string, options: ReadOptions = {}): Promise<string> {
   const { settleMs = 0, timeoutMs = 30_000 } = options;
   const deadline = Date.now() + timeoutMs;
+  // The file as last seen, and since when it has looked so.
+  let seen: { readonly size: number; readonly mtimeMs: number; readonly since: number } | undefined;
   try {
     for (;;) {
       if (settleMs === 0) return await readFile(file, 'utf8');
+      const now = Date.now();
       const before = await stat(file);
-      const quietFor = Date.now() - before.mtimeMs;
+      if (seen?.size !== before.size || seen.mtimeMs !== before.mtimeMs) {
+        seen = { size: before.size, mtimeMs: before.mtimeMs, since: now };
+      }
+      // Quiet for as long as its modification time says, or as long as it has looked the same
+      // here: a modification time in the future (a skewed clock on a network share) never ages.
+      const quietFor = Math.max(now - before.mtimeMs, now - seen.since);
       if (quietFor >= settleMs) {
         const text = await readFile(file, 'utf8');
         const after = await stat(file);
         if (after.size === before.size && after.mtimeMs === before.mtimeMs) return text;
       }
-      if (Date.now() > deadline) {
+      if (now > deadline) {
         throw new SourceError([
           {
             file,
@@ -40,7 +48,8 @@ export async function readSourceText(file: string, options: ReadOptions = {}): P
           },
         ]);
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.max(settleMs - quietFor, 10)));
+      const wait = Math.min(settleMs - quietFor, deadline - now);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 10)));
     }
   } catch (error) {
     if (error instanceof SourceError) throw error;

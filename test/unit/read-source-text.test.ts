@@ -23,6 +23,14 @@ describe('readSourceText', () => {
     expect(await readSourceText(file, { settleMs: 60_000 })).toBe('products: []\n');
   });
 
+  it('reads a file whose modification time is in the future once it has looked the same for the window', async () => {
+    const file = await fileWith('products: []\n');
+    // A skewed clock, as on a network share: by its own clock the file never grows quiet.
+    const hourAhead = new Date(Date.now() + 3_600_000);
+    await utimes(file, hourAhead, hourAhead);
+    expect(await readSourceText(file, { settleMs: 200 })).toBe('products: []\n');
+  });
+
   it('waits for a file that a writer is still appending to, and reads it whole', async () => {
     const file = await fileWith('products:\n');
     const writer = (async () => {
