@@ -1,5 +1,5 @@
 /** @module Config from named layers: defaults < file < environment < flags, validated once. */
-import { access } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
@@ -101,6 +101,7 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
     layers.findLast(({ layer }) => layer[field] !== undefined) ?? (layers[0] as NamedLayer);
   refuseOnIssues([
     ...duplicateTokens(merged.tokens, setter('tokens')),
+    ...adminTokenIssues(merged, layers),
     ...(await missingFiles(merged, setter)),
   ]);
   const { scenario, scenarios } = merged;
@@ -149,11 +150,35 @@ async function missingFiles(
     ),
   ];
   const issues = await Promise.all(
-    named.map(async ([path, file, from]) =>
-      (await exists(file)) ? [] : [{ ...from.where(path), message: `no such file: ${file}` }],
-    ),
+    named.map(async ([path, file, from]) => {
+      const problem = await fileProblem(file);
+      return problem === undefined ? [] : [{ ...from.where(path), message: problem }];
+    }),
   );
   return issues.flat();
+}
+
+/** Why a named file cannot be read as one: missing, or a folder; undefined when it is a file. */
+async function fileProblem(file: string): Promise<string | undefined> {
+  const found = await stat(file).catch(() => undefined);
+  if (found === undefined) return `no such file: ${file}`;
+  return found.isFile() ? undefined : `not a file: ${file}`;
+}
+
+/**
+ * The admin token must be a secret of its own: one that is also a stock token would let every
+ * client holding it reload data, switch scenarios and read the journal.
+ */
+function adminTokenIssues(config: Config, layers: readonly NamedLayer[]): SourceIssue[] {
+  const admin = config.admin?.token;
+  if (admin === undefined || !config.tokens.some((grant) => grant.token === admin)) return [];
+  const from = layers.findLast(({ layer }) => layer.admin?.token !== undefined) ?? layers[0];
+  return [
+    {
+      ...(from as NamedLayer).where(['admin', 'token']),
+      message: 'is also a stock token; the admin API needs a token of its own',
+    },
+  ];
 }
 
 /**

@@ -145,6 +145,30 @@ describe('loadConfig', () => {
       expect(error.message).not.toContain('same-token');
     });
 
+    it('refuses an admin token that is also a stock token, at its line, without repeating it', async () => {
+      const cwd = await folderWith({
+        'stockmock.config.yaml': tokens(
+          '  - token: shared-secret',
+          '    level: status',
+          'admin:',
+          '  journalSize: 10',
+          '  token: shared-secret',
+        ),
+      });
+      const error = await refusal(loadConfig({ cwd, env: {} }));
+      expect(error.issues).toHaveLength(1);
+      expect(error.issues[0]).toMatchObject({ at: { line: 7 }, field: 'admin.token' });
+      expect(error.message).not.toContain('shared-secret');
+      const fromEnv = await refusal(
+        loadConfig({
+          cwd: await folderWith({}),
+          env: { STOCKMOCK_TOKENS: 'quantity=same-secret', STOCKMOCK_ADMIN_TOKEN: 'same-secret' },
+        }),
+      );
+      expect(fromEnv.issues[0]?.file).toBe('environment');
+      expect(fromEnv.issues[0]?.field).toMatch(/^STOCKMOCK_ADMIN_TOKEN/);
+    });
+
     it('refuses an empty token list, at its line', async () => {
       const cwd = await folderWith({ 'stockmock.config.yaml': 'port: 4010\ntokens: []\n' });
       const error = await refusal(loadConfig({ cwd, env: {} }));
@@ -180,6 +204,17 @@ describe('loadConfig', () => {
         expect(error.message).toContain('no such file: ');
       },
     );
+
+    it('refuses a folder where a file is named, at its line', async () => {
+      const cwd = await folderWith({
+        'stockmock.config.yaml': 'port: 4010\nfixtures: data\n',
+        'data/empty.yaml': 'products: []\n',
+      });
+      const error = await refusal(loadConfig({ cwd, env: {} }));
+      expect(error.issues).toHaveLength(1);
+      expect(error.issues[0]).toMatchObject({ field: 'fixtures', at: { line: 2 } });
+      expect(error.message).toContain(`not a file: ${join(cwd, 'data')}`);
+    });
 
     it('names the variable or the flag that named a missing file', async () => {
       const cwd = await folderWith({});
