@@ -195,10 +195,8 @@ function numbering(size: number) {
  * them.
  */
 export function catalogFromData(data: CatalogData, extraJsonOf?: (id: number) => string): Catalog {
-  const { ids, quantities, statusOf, foldedNameOf, displayNameOf } = data;
-  const { foldedNames } = data;
-  const { displayNames } = data;
-  const { extraJson } = data;
+  const { ids, quantities, statusOf, foldedNameOf, foldedNames } = data;
+  const { displayNameOf, displayNames, extraJson } = data;
   const extraJsonAt =
     extraJsonOf !== undefined
       ? (position: number) => extraJsonOf(ids[position] as number)
