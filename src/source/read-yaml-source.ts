@@ -100,15 +100,35 @@ export function readYamlSource(
   };
 }
 
+/**
+ * At most this many issues of one file are reported, then how many more there are: a file
+ * whose every product is wrong (a generator's mistake) had 100 000 issues to move to the
+ * serving thread, log as one message and send in one 422 answer, where the first ones say
+ * what is wrong.
+ */
+const MAX_ISSUES = 100;
+
 /** Validates a parsed source with a compiled schema; every violation names file, line and field. */
 export function schemaIssues(source: YamlSource, validate: ValidateFunction): SourceIssue[] {
   if (validate(source.value)) return [];
-  return (validate.errors ?? []).map((error) => issueFromAjv(source, error));
+  // Only the issues that will be reported (see refuseOnIssues) are located; the rest are counted.
+  return (validate.errors ?? []).map((error, index) =>
+    index < MAX_ISSUES
+      ? issueFromAjv(source, error)
+      : { file: source.file, field: '', message: '' },
+  );
 }
 
 /** Throws a SourceError when there is any issue; returns otherwise. */
 export function refuseOnIssues(issues: readonly SourceIssue[]): void {
-  if (issues.length > 0) throw new SourceError(issues);
+  const [first] = issues;
+  if (first === undefined) return;
+  if (issues.length <= MAX_ISSUES) throw new SourceError(issues);
+  const more = `and ${String(issues.length - MAX_ISSUES)} more issues like these`;
+  throw new SourceError([
+    ...issues.slice(0, MAX_ISSUES),
+    { file: first.file, field: '', message: more },
+  ]);
 }
 
 function issueFromAjv(source: YamlSource, error: ErrorObject): SourceIssue {

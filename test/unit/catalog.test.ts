@@ -156,6 +156,24 @@ describe('parseCatalog', () => {
     expect(issue?.message).toMatch(/^YAML syntax error: /);
   });
 
+  it('reports the first 100 issues of a file, then how many more', () => {
+    const lines = ['products:'];
+    for (let id = 1; id <= 1000; id++)
+      lines.push(`  - { id: ${String(id)}, name: P, quantity: -1 }`);
+    const { issues } = refusalOf(lines);
+    expect(issues).toHaveLength(101);
+    expect(issues[99]).toMatchObject({ at: { line: 101 }, field: 'products[99].quantity' });
+    expect(issues[100]).toEqual({
+      file: 'bad.yaml',
+      field: '',
+      message: 'and 900 more issues like these',
+    });
+    const twins = ['products:', ...Array.from({ length: 150 }, () => '  - { id: 1, name: P }')];
+    const duplicates = refusalOf(twins).issues;
+    expect(duplicates).toHaveLength(101);
+    expect(duplicates[100]?.message).toBe('and 49 more issues like these');
+  });
+
   it('reports every issue of a file at once', () => {
     const error = (() => {
       try {
