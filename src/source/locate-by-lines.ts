@@ -123,9 +123,17 @@ function fieldIn(
   const span = text.slice(from, end);
   const name = field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(`(^|[{,]\\s*|\\n[ \\t]*)("${name}"|${name})[ \\t]*:`, 'g');
-  const match = pattern.exec(span);
+  let key = -1;
+  let match: RegExpExecArray | null;
+  // The first match that is the entry's own field, not one of a nested mapping's.
+  while ((match = pattern.exec(span)) !== null) {
+    const at = from + match.index + (match[1] ?? '').length;
+    if (isEntryField(text, from, at)) {
+      key = at;
+      break;
+    }
+  }
   if (match === null) return undefined;
-  const key = from + match.index + (match[1] ?? '').length;
   let value = from + match.index + match[0].length;
   while (value < end && (text[value] === ' ' || text[value] === '\t')) value += 1;
   const rest = text[value];
@@ -143,6 +151,44 @@ function fieldIn(
     next = lineEnd + 1;
   }
   return { key, value };
+}
+
+/**
+ * Whether a key at `key` belongs to the entry whose content starts at `from`, not to a mapping
+ * nested in one of its values nor to quoted text. A flow entry (`{ … }`) owns the keys at
+ * bracket depth one outside quotes (plain scalars in flow cannot hold brackets); a block entry
+ * owns its first key and the keys that start a later line at the first key's column.
+ */
+function isEntryField(text: string, from: number, key: number): boolean {
+  if (key === from) return true;
+  if (text[from] === '{') {
+    let depth = 0;
+    for (let at = from; at < key; at++) {
+      const char = text[at];
+      if (char === '"' || char === "'") {
+        at = closingQuote(text, at, key);
+        // Still inside the quotes at the key: it is text of a value.
+        if (at >= key) return false;
+      } else if (char === '{' || char === '[') depth += 1;
+      else if (char === '}' || char === ']') depth -= 1;
+    }
+    return depth === 1;
+  }
+  const lineStart = text.lastIndexOf('\n', key - 1) + 1;
+  return lineStart > from && key - lineStart === from - (text.lastIndexOf('\n', from - 1) + 1);
+}
+
+/** Where a quoted scalar that opens at `open` closes (`\"` and `''` escape), or `limit`. */
+function closingQuote(text: string, open: number, limit: number): number {
+  const quote = text[open];
+  for (let at = open + 1; at < limit; at++) {
+    if (quote === '"' && text[at] === '\\') at += 1;
+    else if (text[at] === quote) {
+      if (quote === "'" && text[at + 1] === "'") at += 1;
+      else return at;
+    }
+  }
+  return limit;
 }
 
 /**

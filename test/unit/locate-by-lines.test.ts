@@ -15,17 +15,24 @@ interface Entry {
   readonly name: string;
   readonly quantity: number | null | 'empty';
   readonly extra: boolean;
+  /** A mapping before the entry's own fields that holds keys of the same names. */
+  readonly nested: 'none' | 'inline' | 'block';
 }
 
 const entry: fc.Arbitrary<Entry> = fc.record({
   id: fc.integer({ min: 1, max: 10_000 }),
-  name: fc.string({ unit: fc.constantFrom(...'aZ 09-_.,:#{}[]é"\''.split('')), maxLength: 12 }),
+  name: fc.oneof(
+    fc.string({ unit: fc.constantFrom(...'aZ 09-_.,:#{}[]é"\''.split('')), maxLength: 12 }),
+    // Text that looks like the fields inside a quoted value.
+    fc.constantFrom('x, quantity: 3', '{quantity: 1}', 'a", "quantity": 2'),
+  ),
   quantity: fc.oneof(
     fc.integer({ min: -5, max: 50 }),
     fc.constant(null),
     fc.constant('empty' as const),
   ),
   extra: fc.boolean(),
+  nested: fc.constantFrom('none' as const, 'inline' as const, 'block' as const),
 });
 
 type Layout = 'json' | 'flow' | 'block';
@@ -33,21 +40,27 @@ type Layout = 'json' | 'flow' | 'block';
 function render(entries: readonly Entry[], layout: Layout, indent: number, gaps: boolean): string {
   const pad = ' '.repeat(indent);
   const lines = ['# a fixture', 'products:'];
-  for (const { id, name, quantity, extra } of entries) {
+  for (const { id, name, quantity, extra, nested } of entries) {
     if (gaps) lines.push('', `${pad}# next`);
     const q = quantity === 'empty' ? (layout === 'block' ? '' : 'null') : String(quantity);
     if (layout === 'json') {
+      const meta = nested === 'none' ? '' : ', "meta": {"quantity": 9, "name": "m"}';
       const extraText = extra ? ', "dims": {"w": 1}' : '';
       lines.push(
-        `${pad}- {"id": ${String(id)}, "name": ${JSON.stringify(name)}, "quantity": ${q}${extraText}}`,
+        `${pad}- {"id": ${String(id)}${meta}, "name": ${JSON.stringify(name)}, "quantity": ${q}${extraText}}`,
       );
     } else if (layout === 'flow') {
+      const meta = nested === 'none' ? '' : ', meta: { quantity: 9, name: m }';
       const extraText = extra ? ', dims: { w: 1 }' : '';
       lines.push(
-        `${pad}- { id: ${String(id)}, name: ${JSON.stringify(name)}, quantity: ${q}${extraText} }`,
+        `${pad}- { id: ${String(id)}${meta}, name: ${JSON.stringify(name)}, quantity: ${q}${extraText} }`,
       );
     } else {
-      lines.push(`${pad}- id: ${String(id)}`, `${pad}  name: ${JSON.stringify(name)}`);
+      lines.push(`${pad}- id: ${String(id)}`);
+      if (nested === 'inline') lines.push(`${pad}  meta: { quantity: 9, name: m }`);
+      if (nested === 'block')
+        lines.push(`${pad}  meta:`, `${pad}    quantity: 9`, `${pad}    name: m`);
+      lines.push(`${pad}  name: ${JSON.stringify(name)}`);
       lines.push(q === '' ? `${pad}  quantity:` : `${pad}  quantity: ${q}`);
       if (extra) lines.push(`${pad}  dims:`, `${pad}    w: 1`);
     }
@@ -72,6 +85,7 @@ describe('locateByLines', () => {
             paths.push(['products', i], ['products', i, 'id'], ['products', i, 'name']);
             paths.push(['products', i, 'quantity'], ['products', i, 'status']);
             if (item.extra) paths.push(['products', i, 'dims']);
+            if (item.nested !== 'none') paths.push(['products', i, 'meta']);
           });
           for (const path of paths) {
             for (const part of ['value', 'key'] as const) {
