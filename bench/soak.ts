@@ -54,6 +54,11 @@ export interface SoakReport {
   readonly halfWritten: number;
   /** The longest delay of the server's event loop, measured inside it (bench/loop-monitor.ts). */
   readonly longestStallMs: number;
+  /**
+   * The same once the load has ended: the memory reducer's collection runs then
+   * (util/idle-memory-return.ts), when no request waits on it.
+   */
+  readonly longestIdleStallMs: number;
   /** The longest wait of the /healthz probe: the stall, plus queueing and CPU contention. */
   readonly longestProbeMs: number;
   /** Admin API reloads: swapped, or refused (an invalid write, a file that kept changing). */
@@ -109,8 +114,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   // monitor's reports start to count two seconds after the server first answers.
   await pause(2000);
   const servingFrom = server.monitor.length;
-  const longestStall = (): number =>
-    Math.max(0, ...server.monitor.slice(servingFrom).map((line) => line['loop-delay-ms']));
+  const longestStall = (from = servingFrom, to = server.monitor.length): number =>
+    Math.max(0, ...server.monitor.slice(from, to).map((line) => line['loop-delay-ms']));
   const started = Date.now();
   const deadline = started + options.seconds * 1000;
   const running = (): boolean => Date.now() < deadline;
@@ -240,6 +245,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       memory(),
     ]);
     const end = rssMb(server.pid);
+    const idleFrom = server.monitor.length;
     // Idle: no requests, no writes; the last writes settle and reload, then nothing happens.
     await pause((options.idleSeconds ?? IDLE_SECONDS) * 1000);
     const idle = rssMb(server.pid);
@@ -250,7 +256,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       errors: counts.errors,
       mixed: counts.mixed,
       halfWritten: counts.halfWritten,
-      longestStallMs: Math.round(longestStall()),
+      longestStallMs: Math.round(longestStall(servingFrom, idleFrom)),
+      longestIdleStallMs: Math.round(longestStall(idleFrom)),
       longestProbeMs: Math.round(longestProbeMs),
       reloads: { ok: counts.reloadsOk, refused: counts.reloadsRefused },
       variantsServed: [...variantsServed].sort((a, b) => a - b),

@@ -1,6 +1,8 @@
 /** @module Listen, say where, and close gracefully on SIGINT and SIGTERM. */
 import type { FastifyInstance } from 'fastify';
 
+import { letIdleMemoryReturn } from '../util/idle-memory-return.js';
+
 export interface RunningServer {
   readonly url: string;
   /**
@@ -27,6 +29,7 @@ export async function startServer(
     port: options.port,
     listenTextResolver: (address) => `stockmock listening on ${address}`,
   });
+  letIdleMemoryReturn();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
