@@ -71,7 +71,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One logger at every level: request lines where the level writes them, and errors always.
     loggerInstance: requestLog,
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
-    routerOptions: { maxParamLength: 2048 },
+    // A trailing slash names the same resource as without it (`/v1/stock/` is the collection,
+    // not a product with an empty id), as most HTTP clients and servers treat it.
+    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
     // What Node's parser refuses, and a missing Host, are answered as problems too.
     clientErrorHandler: answerClientError,
     http: { requireHostHeader: false },

@@ -68,7 +68,8 @@ function pageOf(context: OperationContext): { positions: readonly number[]; link
   if (isStockStatus(status)) filter.status = status;
 
   const page = paginate(context.engine.select(filter), pageRequestOf(values));
-  const path = context.request.url.split('?', 1)[0] ?? '';
+  // Links name the collection as the spec does, also when it was asked for with a trailing slash.
+  const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
   const links = buildLinks(
     {
       url: `${context.origin()}${path}`,

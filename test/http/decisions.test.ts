@@ -1,6 +1,7 @@
 /** One block per row of PRODUCT.md's decision table, through app.inject, every answer spec-checked. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { PROBLEMS } from '../../src/problems/problem-types.ts';
 import { injectChecked } from '../helpers/inject.ts';
 import { bearer, buildTestApp, QUANTITY_TOKEN, STATUS_TOKEN } from '../helpers/test-app.ts';
@@ -281,6 +282,19 @@ describe('/v1/products', () => {
   });
 });
 
+describe('a trailing slash names the same resource', () => {
+  it('/v1/stock/ is the collection, and its links name it without the slash', async () => {
+    const slashed = await get('/v1/stock/?limit=2');
+    expect(slashed.status).toBe(200);
+    expect(data(slashed.json())).toStrictEqual(data((await get('/v1/stock?limit=2')).json()));
+    expect(links(slashed.json())['next']).toBe('http://stock.test:8080/v1/stock?limit=2&page=2');
+    expect((await get('/v1/products/')).status).toBe(200);
+  });
+  it('/v1/stock/1/ is product 1', async () => {
+    expect((await get('/v1/stock/1/')).json()).toStrictEqual((await get('/v1/stock/1')).json());
+  });
+});
+
 describe('open surface', () => {
   it('/healthz needs no token', async () => {
     expect((await get('/healthz', {})).json()).toStrictEqual({ status: 'ok', products: 6 });
@@ -290,6 +304,25 @@ describe('open surface', () => {
     const yaml = await get('/openapi.yaml', {});
     expect(yaml.headers['content-type']).toMatch(/^application\/yaml/);
     expect(String(yaml.body)).toContain('openapi: 3.1.0');
+  });
+  it("the served spec's server is this stockmock, at the request's origin or the baseUrl", async () => {
+    const thisServer = [{ url: 'http://stock.test:8080', description: 'This stockmock' }];
+    expect((await get('/openapi.json', {})).json()['servers']).toStrictEqual(thisServer);
+    expect(
+      (parse(String((await get('/openapi.yaml', {})).body)) as { servers: unknown }).servers,
+    ).toStrictEqual(thisServer);
+    const { app: based } = await buildTestApp({
+      fixture: FIXTURE,
+      config: { baseUrl: 'https://mock.example.org/' },
+    });
+    for (const url of ['/openapi.json', '/openapi.yaml']) {
+      const { body } = await injectChecked(based, { url });
+      const served = (typeof body === 'string' ? parse(body) : body) as { servers: unknown };
+      expect(served.servers).toStrictEqual([
+        { url: 'https://mock.example.org', description: 'This stockmock' },
+      ]);
+    }
+    await based.close();
   });
   it('answers a CORS preflight without a token', async () => {
     const response = await app.inject({

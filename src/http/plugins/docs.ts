@@ -11,6 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { LoadedSpec } from '../../spec/load-spec.ts';
 
+/** The top bar shows the project's name where Swagger UI's plugin puts Fastify's logo. */
+const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="40" viewBox="0 0 180 40">
+<title>stockmock</title>
+<text x="0" y="29" font-family="sans-serif" font-size="28" font-weight="700" fill="#fff">stockmock</text>
+</svg>`;
+
 export interface DocsOptions {
   readonly spec: LoadedSpec;
 }
@@ -27,6 +33,8 @@ export default fp(
     });
     await app.register(swaggerUi, {
       routePrefix: '/docs',
+      logo: { type: 'image/svg+xml', content: LOGO, href: '/docs' },
+      theme: { title: 'stockmock: API docs' },
       uiConfig: { persistAuthorization: true, tryItOutEnabled: true, displayRequestDuration: true },
     });
   },
