@@ -112,7 +112,8 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
-      globals: { process: 'readonly', console: 'readonly' },
+      // Node's globals that the scripts and examples use.
+      globals: { process: 'readonly', console: 'readonly', fetch: 'readonly' },
     },
   },
 );

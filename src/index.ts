@@ -1,4 +1,8 @@
-/** @module The programmatic API of stockmock. */
+/** @module The programmatic API of stockmock: `startStockmock` for test suites, and its parts. */
+export { startStockmock, type Stockmock, type StockmockOptions } from './api/start-stockmock.ts';
+export type { JournalEntry, JournalFilter } from './admin/request-journal.ts';
+export type { ReloadResult } from './scenarios/reloader.ts';
+export type { FixtureProduct } from './catalog/fixture-schema.ts';
 export { buildApp, type AppDeps } from './http/build-app.ts';
 export { startServer, type RunningServer } from './http/start-server.ts';
 export { loadConfig, DEFAULTS, type ConfigRequest } from './config/load-config.ts';

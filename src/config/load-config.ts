@@ -22,9 +22,14 @@ export interface ConfigRequest {
   /** Directory that relative paths of the environment and flags resolve against. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** `--config FILE`; else `STOCKMOCK_CONFIG`; else `stockmock.config.yaml` in `cwd` if present. */
-  readonly configFile?: string;
+  /**
+   * `--config FILE`; else `STOCKMOCK_CONFIG`; else `stockmock.config.yaml` in `cwd` if present.
+   * `false`: no config file, not even one found in `cwd`.
+   */
+  readonly configFile?: string | false;
   readonly flags?: ConfigLayer;
+  /** Who set `flags`: the command line (fields are named as flags) or the programmatic API. */
+  readonly flagsFrom?: 'command line' | 'startStockmock';
   /** Read the config file only once it has settled (a reload; see readSourceText). */
   readonly settleMs?: number;
 }
@@ -80,9 +85,10 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
   if (configFile !== undefined) layers.push(await readConfigFile(configFile, request.settleMs));
   const { cwd } = request;
   layers.push(unlocated('environment', envLayer(request.env), cwd, (name) => ENV_NAME_OF[name]));
-  layers.push(
-    unlocated('command line', request.flags ?? {}, cwd, (name) => `--${kebabCase(name)}`),
-  );
+  const flagsFrom = request.flagsFrom ?? 'command line';
+  const flagName =
+    flagsFrom === 'command line' ? (name: string) => `--${kebabCase(name)}` : () => undefined;
+  layers.push(unlocated(flagsFrom, request.flags ?? {}, cwd, flagName));
 
   const merged = Object.assign({}, ...layers.map(({ layer }) => layer)) as Record<string, unknown>;
   // `admin` and `compatibility` merge one level deep: an environment variable or a file that
@@ -211,6 +217,7 @@ function ajvIssues(
 
 /** The config file a request names or finds; undefined when there is none. */
 export async function findConfigFile(request: ConfigRequest): Promise<string | undefined> {
+  if (request.configFile === false) return undefined;
   const named = request.configFile ?? request.env['STOCKMOCK_CONFIG'];
   if (named !== undefined) return resolve(request.cwd, named);
   const candidate = resolve(request.cwd, DEFAULT_CONFIG_FILE);

@@ -1,5 +1,4 @@
 /** @module Fixture YAML, written a line per product so that a million products stream out and load fast. */
-import type { GeneratedProduct } from './generate-products.ts';
 
 export const FIXTURE_HEADER = 'products:\n';
 
@@ -8,9 +7,9 @@ export const FIXTURE_HEADER = 'products:\n';
  * fixture, and stockmock reads this layout with JSON.parse, ten times faster than a YAML parser
  * (src/source/json-line-fixture.ts).
  */
-export function formatFixtureLine(product: GeneratedProduct): string {
-  const fields = Object.entries(product).map(
-    ([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`,
-  );
+export function formatFixtureLine(product: Readonly<Record<string, unknown>>): string {
+  const fields = Object.entries(product)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`);
   return `  - {${fields.join(', ')}}\n`;
 }

@@ -3,7 +3,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createTokenTable } from '../access/token-table.ts';
 import { adminApi } from '../admin/admin-api.ts';
-import { createRequestJournal, journalHook } from '../admin/request-journal.ts';
+import {
+  createRequestJournal,
+  journalHook,
+  type RequestJournal,
+} from '../admin/request-journal.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
@@ -50,6 +54,11 @@ export interface AppDeps {
   readonly sleep?: (ms: number) => Promise<unknown>;
   /** The server's logger (`createAppLogger`, which redacts tokens); silent unless given. */
   readonly log?: Logger;
+  /**
+   * Where served requests are recorded: the programmatic API reads it without the admin API.
+   * Unless given, there is one only with the admin API, which serves it.
+   */
+  readonly journal?: RequestJournal;
 }
 
 /** Methods a resource of the spec answers: GET, with HEAD alongside and OPTIONS for CORS. */
@@ -161,9 +170,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   await app.register(docs, { spec });
   const adminToken = config.admin?.token;
-  if (adminToken !== undefined) {
-    const journal = createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE);
-    app.addHook('onResponse', journalHook(journal));
+  const journal =
+    deps.journal ??
+    (adminToken === undefined
+      ? undefined
+      : createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE));
+  if (journal !== undefined) app.addHook('onResponse', journalHook(journal));
+  if (adminToken !== undefined && journal !== undefined) {
     const reloader =
       deps.reloader ??
       createReloader({ store: catalogs, initialConfig: config, readConfig: async () => config });

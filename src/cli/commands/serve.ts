@@ -1,16 +1,13 @@
 /** @module `stockmock serve`: load, validate, listen; reload on --watch, SIGHUP and the admin API. */
 import type { Logger } from 'pino';
+import { launch } from '../../api/launch.ts';
 import type { Config } from '../../config/config-schema.ts';
 import { findConfigFile, loadConfig, type ConfigRequest } from '../../config/load-config.ts';
 import { createAppLogger } from '../../http/app-logger.ts';
-import { buildApp } from '../../http/build-app.ts';
-import { closeOnSignals, startServer } from '../../http/start-server.ts';
+import { closeOnSignals } from '../../http/start-server.ts';
 import { formatSourceIssue } from '../../problems/source-error.ts';
-import { loadScenarios } from '../../scenarios/load-scenarios.ts';
-import { createReloader, type Reloader } from '../../scenarios/reloader.ts';
-import { createScenarioStore, DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
+import type { Reloader } from '../../scenarios/reloader.ts';
 import { watchFiles, type FileWatch } from '../../scenarios/watch-files.ts';
-import { loadSpec } from '../../spec/load-spec.ts';
 import type { Command } from '../command.ts';
 import { CONFIG_FLAGS, configFlags } from '../config-flags.ts';
 
@@ -28,24 +25,7 @@ export const serveCommand: Command = {
     const request: ConfigRequest = { cwd: io.cwd, env: io.env, ...fromFlags, flags };
     const config = await loadConfig(request);
     const log = createAppLogger({ level: config.logLevel });
-    // Everything is loaded and validated before the port opens: no start on bad data. The
-    // scenarios load in a worker, so the spec is read here meanwhile.
-    const [spec, scenarios] = await Promise.all([loadSpec(config.spec), loadScenarios(config)]);
-    const catalogs = createScenarioStore(scenarios, config.scenario ?? DEFAULT_SCENARIO);
-    const reloader = createReloader({
-      store: catalogs,
-      initialConfig: config,
-      // The config file too is read once it settles, as the last good config says.
-      readConfig: () => loadConfig({ ...request, settleMs: reloader.config.reloadSettleMs }),
-    });
-    const app = await buildApp({
-      config,
-      spec,
-      catalogs,
-      reloader,
-      log,
-    });
-    const server = await startServer(app, config);
+    const { server, catalogs, reloader } = await launch({ config, request, log });
     const { catalog } = catalogs.current;
     log.info(
       {

@@ -1,0 +1,26 @@
+// The same test with jest, in ESM: run it with `node --experimental-vm-modules node_modules/jest/bin/jest.js`.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { startStockmock } from 'stockmock';
+
+let mock;
+beforeAll(async () => {
+  mock = await startStockmock({
+    products: [
+      { id: 1, name: 'Oak table', quantity: 3 },
+      { id: 2, name: 'Beech stool', quantity: 0 },
+    ],
+    tokens: [{ token: 'test-token', level: 'quantity' }],
+  });
+});
+afterAll(() => mock.close());
+
+test('lists what is out of stock', async () => {
+  // Your client, pointed at mock.url, goes here.
+  const response = await fetch(`${mock.url}/v1/stock?status=out_of_stock`, {
+    headers: { authorization: 'Bearer test-token' },
+  });
+  expect(await response.json()).toMatchObject({
+    data: [{ product_id: 2, quantity: 0, status: 'out_of_stock' }],
+  });
+  expect(mock.requests({ path: '/v1/stock' })).toHaveLength(1);
+});
