@@ -83,7 +83,7 @@ export async function startStockmock(options: StockmockOptions = {}): Promise<St
     };
     const config = await loadConfig(request);
     const journal = createRequestJournal(JOURNAL_SIZE);
-    const log = createAppLogger({ level: config.logLevel });
+    const log = createAppLogger({ level: config.logLevel, format: config.logFormat });
     const { server, catalogs, reloader } = await launch({ config, request, log, journal });
     return {
       url: server.url,

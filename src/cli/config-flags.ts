@@ -12,6 +12,7 @@ export const CONFIG_FLAGS = {
   host: { type: 'string' },
   'base-url': { type: 'string' },
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
 } as const satisfies FlagSpec;
 
 /** The config layer the flags give, and the config file they name. */
@@ -26,6 +27,7 @@ export function configFlags(args: ParsedArgs): { configFile?: string; flags: Con
     host: 'host',
     'base-url': 'baseUrl',
     'log-level': 'logLevel',
+    'log-format': 'logFormat',
   } as const;
   for (const [flag, field] of Object.entries(copy)) {
     const value = text(flag as keyof typeof copy);

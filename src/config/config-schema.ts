@@ -80,6 +80,14 @@ export const ConfigSchema = Type.Object(
       type: 'string',
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     }),
+    /**
+     * `pretty`: one readable line per event, for a person at a terminal; `json`: JSON lines, for
+     * a program; `auto`: pretty when standard output is a terminal, else JSON.
+     */
+    logFormat: Type.Unsafe<'auto' | 'json' | 'pretty'>({
+      type: 'string',
+      enum: ['auto', 'json', 'pretty'],
+    }),
   },
   { additionalProperties: false },
 );

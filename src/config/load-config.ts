@@ -60,6 +60,7 @@ export const DEFAULTS: Config = {
   // chokidar's default for the same check (awaitWriteFinish.stabilityThreshold).
   reloadSettleMs: 2000,
   logLevel: 'info',
+  logFormat: 'auto',
 };
 
 const PATH_FIELDS = ['spec', 'fixtures'] as const;
@@ -270,6 +271,7 @@ const ENV_FIELDS = {
   STOCKMOCK_UNKNOWN_QUERY_PARAMETERS: 'unknownQueryParameters',
   STOCKMOCK_CORS_ORIGINS: 'cors',
   STOCKMOCK_LOG_LEVEL: 'logLevel',
+  STOCKMOCK_LOG_FORMAT: 'logFormat',
   STOCKMOCK_ADMIN_TOKEN: 'admin',
   STOCKMOCK_WATCH: 'watch',
   STOCKMOCK_RELOAD_SETTLE_MS: 'reloadSettleMs',

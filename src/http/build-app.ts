@@ -31,6 +31,7 @@ import preferences from './plugins/preferences.ts';
 import problemHandler, { sendProblem } from './plugins/problem-handler.ts';
 import { operationRoute } from './operation-route.ts';
 import { createKeptAnswers, type KeptAnswers } from './rendered-answers.ts';
+import { OneLinePerRequest } from './request-log.ts';
 import { createRequestOrigin } from './request-origin.ts';
 import { rateLimitConfig, registerRateLimit } from '../simulation/rate-limit.ts';
 import simulation from '../simulation/simulation-plugin.ts';
@@ -79,6 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     // One logger at every level: request lines where the level writes them, and errors always.
     loggerInstance: requestLog,
+    // One line per request instead of Fastify's two (request-log.ts).
+    logController: new OneLinePerRequest(),
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     // A trailing slash names the same resource as without it (`/v1/stock/` is the collection,
     // not a product with an empty id), as most HTTP clients and servers treat it.

@@ -1,4 +1,4 @@
-/** Request lines and their ids at info; nothing per request above it; never a token. */
+/** A request line each at info, as JSON or readable; nothing per request above it; never a token. */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createAppLogger, type LogLevel } from '../../src/http/app-logger.ts';
@@ -31,17 +31,40 @@ async function logLines(level: LogLevel): Promise<LogLine[]> {
 }
 
 describe('request logging', () => {
-  it('at info, each request has its lines, bound to its own id, and no token', async () => {
+  it('at info, each request has one line: method, URL, status, access level, ms; no token', async () => {
     const lines = await logLines('info');
-    const ids = new Set(lines.filter((line) => line['req'] !== undefined).map((l) => l['reqId']));
-    expect(ids.size).toBe(2);
-    for (const id of ids) {
-      expect(
-        lines.some((line) => line['reqId'] === id && line['msg'] === 'request completed'),
-      ).toBe(true);
-    }
+    expect(lines).toHaveLength(2);
+    expect(lines.map((line) => line['request'])).toMatchObject([
+      { method: 'GET', url: '/v1/stock/1', status: 200, access: 'quantity' },
+      { method: 'GET', url: '/v1/stock/1', status: 401, access: 'none' },
+    ]);
+    expect(lines[0]?.['msg']).toMatch(/^GET \/v1\/stock\/1 200 quantity \d+(\.\d)? ms$/);
+    expect(typeof (lines[0]?.['request'] as { ms: unknown }).ms).toBe('number');
+    expect(new Set(lines.map((line) => line['reqId'])).size).toBe(2);
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
     expect(JSON.stringify(lines)).not.toContain('wrong-token');
+  });
+  it('in the readable format, each request is one line a person reads; no token', async () => {
+    let text = '';
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    const log = createAppLogger({ level: 'info', format: 'pretty', stream });
+    const { app } = await buildTestApp({ log });
+    await app.inject({ url: '/v1/stock?limit=2', headers: bearer(TOKEN) });
+    await app.inject({ url: '/v1/stock/1', headers: bearer('wrong-token') });
+    await app.close();
+    const lines = text.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/v1\/stock\?limit=2 200 quantity \d+(\.\d)? ms$/,
+    );
+    expect(lines[1]).toMatch(/INFO: GET \/v1\/stock\/1 401 none [\d.]+ ms$/);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain('wrong-token');
   });
   it('at warn, nothing is logged per request', async () => {
     expect(await logLines('warn')).toEqual([]);

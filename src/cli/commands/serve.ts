@@ -16,7 +16,7 @@ export const serveCommand: Command = {
   summary: 'Serve the stock API from the spec and the fixtures',
   usage:
     'stockmock serve [--config FILE] [--fixtures FILE] [--scenario NAME] [--port N] [--host H]\n' +
-    '                [--spec FILE] [--base-url URL] [--log-level LEVEL] [--watch]',
+    '                [--spec FILE] [--base-url URL] [--log-level LEVEL] [--log-format F] [--watch]',
   flags: { ...CONFIG_FLAGS, watch: { type: 'boolean' } },
   async run(args, io) {
     const fromFlags = configFlags(args);
@@ -24,7 +24,7 @@ export const serveCommand: Command = {
       args.flags['watch'] === true ? { ...fromFlags.flags, watch: true } : fromFlags.flags;
     const request: ConfigRequest = { cwd: io.cwd, env: io.env, ...fromFlags, flags };
     const config = await loadConfig(request);
-    const log = createAppLogger({ level: config.logLevel });
+    const log = createAppLogger({ level: config.logLevel, format: config.logFormat });
     const { server, catalogs, reloader } = await launch({ config, request, log });
     const { catalog } = catalogs.current;
     log.info(

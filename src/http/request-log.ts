@@ -1,0 +1,35 @@
+/**
+ * @module One line per answered request, at `info`: method, URL, status, the access level the
+ * token gave, and milliseconds. Never the token.
+ *
+ * Fastify's own request logging writes two lines per request ("incoming request", "request
+ * completed"), and neither says the status and the time together. Its `LogController` is the
+ * documented place to change those lines; everything else it logs is left as it is.
+ */
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { REQUEST_KEY } from './app-logger.ts';
+
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {
+    // The request's line is written when it is answered: one line, with the outcome.
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error !== null && error !== undefined) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    const { method, url } = request;
+    const status = reply.statusCode;
+    const access = request.accessLevel ?? 'none';
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    reply.log.info(
+      { [REQUEST_KEY]: { method, url, status, access, ms } },
+      `${method} ${url} ${String(status)} ${access} ${String(ms)} ms`,
+    );
+  }
+}
