@@ -26,7 +26,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +35,7 @@ import { seededRandom } from '../src/util/seeded-random.ts';
 import { sampleNames, warmNeedles } from './needles.ts';
 import { measureQueryEngine, type QueryRow } from './query-bench.ts';
 import { prepareLoad, type LoadOptions, type LoadResult, type Workload } from './wrk.ts';
+import { freePort } from './free-port.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const SIZES = (process.env['BENCH_SIZES'] ?? '1000,100000,1000000').split(',').map(Number);
@@ -371,15 +371,6 @@ async function startServer(args: readonly string[], url: string, cwd = root): Pr
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return { url, child, startupMs: Math.round(performance.now() - started) };
-}
-
-/** A port that is free now: the kernel picks it, and it is released for the server to take. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
 function memoryOf(pid: number): { rssMb: number; peakMb: number } {

@@ -21,9 +21,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const ADMIN_TOKEN = 'soak-admin-token';
@@ -378,20 +378,6 @@ async function startServer(dir: string): Promise<Served> {
   }
   child.kill('SIGTERM');
   throw new Error(`stockmock did not answer within a minute:\n${errors}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 function describeMemory(line: MonitorLine | undefined): string {

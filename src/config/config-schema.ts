@@ -92,5 +92,12 @@ export const ConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * What one layer of the config may set (a config file, the environment, the flags, the
+ * options of `startStockmock`): any part of it. The config file's JSON Schema for editors is
+ * made from this (config-json-schema.ts).
+ */
+export const ConfigLayerSchema = Type.Partial(ConfigSchema);
+
 /** The validated, frozen configuration. File paths in it are absolute. */
 export type Config = Readonly<Static<typeof ConfigSchema>>;

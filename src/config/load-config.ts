@@ -2,7 +2,6 @@
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Type } from '@sinclair/typebox';
 import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
@@ -11,7 +10,7 @@ import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yam
 import type { ErrorObject } from 'ajv';
 import { DEFAULT_COMPATIBILITY } from '../access/compatibility.ts';
 import { DEFAULT_SCENARIO } from '../scenarios/scenario-store.ts';
-import { ConfigSchema, type Config } from './config-schema.ts';
+import { ConfigLayerSchema, ConfigSchema, type Config } from './config-schema.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 
 /** A partial config, as one layer gives it. */
@@ -65,7 +64,7 @@ export const DEFAULTS: Config = {
 
 const PATH_FIELDS = ['spec', 'fixtures'] as const;
 const ajv = createAjv({ ownSchemas: true });
-const validateLayer = ajv.compile(Type.Partial(ConfigSchema));
+const validateLayer = ajv.compile(ConfigLayerSchema);
 const validateConfig = ajv.compile<Config>(ConfigSchema);
 
 /**
