@@ -269,8 +269,8 @@ describe('at every log level', () => {
       bodies.add(answer.body);
     }
     expect(bodies.size).toBe(1);
-    const completed = lines.filter((line) => line.includes('request completed'));
-    expect(completed).toHaveLength(4);
+    const requestLines = lines.filter((line) => line.includes('"msg":"GET /v1/stock?limit=4 200'));
+    expect(requestLines).toHaveLength(4);
     expect(lines.join('\n')).not.toContain(STATUS_TOKEN);
   });
 
