@@ -1,7 +1,7 @@
 /** @module Access levels, and what each one sees of a product's stock. */
 import { extraFieldsOf, type Product, type ProductStock } from '../catalog/catalog.ts';
 import { STOCK_STATUSES, type StockStatus } from '../catalog/stock-status.ts';
-import { DEFAULT_COMPATIBILITY, type Compatibility } from './compatibility.ts';
+import { DEFAULT_COMPATIBILITY, type StockShape } from './compatibility.ts';
 
 export const ACCESS_LEVELS = ['status', 'quantity'] as const;
 
@@ -32,7 +32,7 @@ export type StockJsonWriter = (product: ProductStock) => string;
  */
 export function stockJsonWriter(
   level: AccessLevel,
-  compatibility: Compatibility = DEFAULT_COMPATIBILITY,
+  compatibility: StockShape = DEFAULT_COMPATIBILITY,
 ): StockJsonWriter {
   const statusJson = Object.fromEntries(
     STOCK_STATUSES.map((status) => [status, JSON.stringify(status)]),

@@ -1,34 +1,84 @@
 /**
  * @module The points the interface leaves open, as settings: one schema gives the config's
- * validation, the type and the defaults.
+ * validation, the type and the defaults. The defaults are PRODUCT.md's decisions; each other
+ * value is a choice a real service may make and still be correct, so that the stand-in can be
+ * made to answer like the service it stands in for (README, "Make the stand-in match your
+ * service").
  *
  * The contract checker keeps a reading of its own (src/contract/reading.ts): it judges what a
  * target does, and must not move with the stand-in's settings.
  */
 import { Type, type Static } from '@sinclair/typebox';
 
-/** The name of the absolute level: `quantity` in the samples, `stock` in the field list. */
-const STOCK_FIELDS = ['quantity', 'stock'] as const;
-/** The type of `product_id`: integer in the samples, string in the field list. */
-const PRODUCT_ID_TYPES = ['integer', 'string'] as const;
-
 /** A closed set of strings, typed as its union (TypeBox's Union of Literals says it less plainly). */
 function oneOf<const T extends readonly string[]>(values: T) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
 }
 
+/**
+ * Problem `type` URIs: stockmock's URNs (`urn:problem-type:stockmock:not-found`), `about:blank`
+ * (with the HTTP status phrase as the title, RFC 9457 §4.2.1), or a base URI of the service's
+ * own that each problem's name is appended to (`https://errors.example.com/not-found`).
+ */
+const ProblemTypesSchema = Type.Union([
+  oneOf(['stockmock', 'about:blank'] as const),
+  Type.String({ pattern: '^[A-Za-z][A-Za-z0-9+.-]*:[^\\s"]*$' }),
+]);
+
 export const CompatibilitySchema = Type.Object(
   {
-    stockField: oneOf(STOCK_FIELDS),
-    productIdType: oneOf(PRODUCT_ID_TYPES),
+    /** The name of the absolute level: `quantity` in the samples, `stock` in the field list. */
+    stockField: oneOf(['quantity', 'stock'] as const),
+    /** The type of `product_id`: integer in the samples, string in the field list. */
+    productIdType: oneOf(['integer', 'string'] as const),
+    /** A query parameter that no operation declares: a 400 naming it, or ignored. */
+    unknownQueryParameters: oneOf(['reject', 'ignore'] as const),
+    /** A page past the last: 200 with empty `data`, or a 404 problem. */
+    pastTheEnd: oneOf(['empty', 'not-found'] as const),
+    /** The order of list items: by product id, or by name (code units; ties by id). */
+    order: oneOf(['id', 'name'] as const),
+    /** The `name` filter's case rule; every character stays literal either way. */
+    nameMatch: oneOf(['case-insensitive', 'case-sensitive'] as const),
+    /** An `Accept` that excludes JSON: a 406 problem, or JSON all the same. */
+    accept: oneOf(['negotiate', 'ignore'] as const),
+    /** A 400's `errors` member naming each bad parameter: listed, or omitted. */
+    parameterErrors: oneOf(['listed', 'omitted'] as const),
+    problemTypes: ProblemTypesSchema,
+    /** The realm of the 401 challenge, `WWW-Authenticate: Bearer realm="…"`. */
+    realm: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^"\\\\\\x00-\\x1f]+$' }),
   },
   { additionalProperties: false },
 );
 
 export type Compatibility = Readonly<Static<typeof CompatibilitySchema>>;
 
-/** The defaults follow the interface's samples. */
+/** The two settings that shape a stock object. */
+export type StockShape = Pick<Compatibility, 'stockField' | 'productIdType'>;
+
+/** PRODUCT.md's decisions, which follow the interface's samples where it has them. */
 export const DEFAULT_COMPATIBILITY: Compatibility = {
   stockField: 'quantity',
   productIdType: 'integer',
+  unknownQueryParameters: 'reject',
+  pastTheEnd: 'empty',
+  order: 'id',
+  nameMatch: 'case-insensitive',
+  accept: 'negotiate',
+  parameterErrors: 'listed',
+  problemTypes: 'stockmock',
+  realm: 'stockmock',
+};
+
+/** Where each setting may also come from: one environment variable each. */
+export const COMPATIBILITY_ENV: Readonly<Record<string, keyof Compatibility>> = {
+  STOCKMOCK_STOCK_FIELD: 'stockField',
+  STOCKMOCK_PRODUCT_ID_TYPE: 'productIdType',
+  STOCKMOCK_UNKNOWN_QUERY_PARAMETERS: 'unknownQueryParameters',
+  STOCKMOCK_PAST_THE_END: 'pastTheEnd',
+  STOCKMOCK_ORDER: 'order',
+  STOCKMOCK_NAME_MATCH: 'nameMatch',
+  STOCKMOCK_ACCEPT: 'accept',
+  STOCKMOCK_PARAMETER_ERRORS: 'parameterErrors',
+  STOCKMOCK_PROBLEM_TYPES: 'problemTypes',
+  STOCKMOCK_REALM: 'realm',
 };

@@ -19,7 +19,7 @@ import type { FixtureProduct } from '../catalog/fixture-schema.ts';
 import { loadConfig, type ConfigLayer, type ConfigRequest } from '../config/load-config.ts';
 import { FIXTURE_HEADER, formatFixtureLine } from '../generate/format-fixture.ts';
 import { createAppLogger } from '../http/app-logger.ts';
-import { SourceError, type SourceIssue } from '../problems/source-error.ts';
+import { formatSourceIssue, SourceError, type SourceIssue } from '../problems/source-error.ts';
 import type { ReloadResult } from '../scenarios/reloader.ts';
 import { launch } from './launch.ts';
 
@@ -80,6 +80,9 @@ export async function startStockmock(options: StockmockOptions = {}): Promise<St
         ...(inline === undefined ? {} : { fixtures: inline.file }),
       },
       flagsFrom: 'startStockmock',
+      onWarning: (issue) => {
+        process.emitWarning(formatSourceIssue(issue), 'DeprecationWarning');
+      },
     };
     const config = await loadConfig(request);
     const journal = createRequestJournal(JOURNAL_SIZE);

@@ -50,6 +50,8 @@ export interface Catalog {
    * (a generated catalogue writes their JSON text on each read).
    */
   stockAt(position: number): ProductStock;
+  /** The display name of the product at a position, without making the product. */
+  nameAt(position: number): string;
   readonly byId: ProductLookup;
   /** How the products are stored, for the query engine to index; see CatalogColumns. */
   readonly columns: CatalogColumns;
@@ -210,9 +212,11 @@ export function catalogFromData(data: CatalogData, extraJsonOf?: (id: number) =>
   const statusAt = (position: number): StockStatus =>
     STOCK_STATUSES[statusOf[position] as number] as StockStatus;
   // Fields in the order toProduct gives them: one object shape for every product.
+  const nameAt = (position: number): string =>
+    packedAt(displayNames, displayNameOf[position] as number);
   const productAt = (position: number): Product => ({
     id: ids[position] as number,
-    name: packedAt(displayNames, displayNameOf[position] as number),
+    name: nameAt(position),
     quantity: quantityAt(position),
     status: statusAt(position),
     extraJson: extraJsonAt(position),
@@ -228,6 +232,7 @@ export function catalogFromData(data: CatalogData, extraJsonOf?: (id: number) =>
     size: ids.length,
     productAt,
     stockAt,
+    nameAt,
     byId: lookupById(ids, productAt),
     columns: Object.freeze({ foldedNames, foldedNameOf, statusOf }),
   });

@@ -43,10 +43,10 @@ export const ConfigSchema = Type.Object(
       ),
       { minItems: 1 },
     ),
-    unknownQueryParameters: Type.Unsafe<'reject' | 'ignore'>({
-      type: 'string',
-      enum: ['reject', 'ignore'],
-    }),
+    /** Deprecated: `compatibility.unknownQueryParameters`. Still read, with a warning. */
+    unknownQueryParameters: Type.Optional(
+      Type.Unsafe<'reject' | 'ignore'>({ type: 'string', enum: ['reject', 'ignore'] }),
+    ),
     cors: Type.Object(
       {
         /** `*` allows any origin; otherwise the exact origins allowed. */
@@ -97,7 +97,13 @@ export const ConfigSchema = Type.Object(
  * options of `startStockmock`): any part of it. The config file's JSON Schema for editors is
  * made from this (config-json-schema.ts).
  */
-export const ConfigLayerSchema = Type.Partial(ConfigSchema);
+export const ConfigLayerSchema = Type.Partial(
+  Type.Object(
+    // Layers merge `compatibility` member by member: each may set any of its settings.
+    { ...ConfigSchema.properties, compatibility: Type.Partial(CompatibilitySchema) },
+    { additionalProperties: false },
+  ),
+);
 
 /** The validated, frozen configuration. File paths in it are absolute. */
 export type Config = Readonly<Static<typeof ConfigSchema>>;

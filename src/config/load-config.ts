@@ -8,13 +8,15 @@ import { describeAjvError, fieldPathOf, formatField } from '../source/describe-a
 import { readSourceText } from '../source/read-source-text.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import type { ErrorObject } from 'ajv';
-import { DEFAULT_COMPATIBILITY } from '../access/compatibility.ts';
+import { COMPATIBILITY_ENV, DEFAULT_COMPATIBILITY } from '../access/compatibility.ts';
 import { DEFAULT_SCENARIO } from '../scenarios/scenario-store.ts';
 import { ConfigLayerSchema, ConfigSchema, type Config } from './config-schema.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 
 /** A partial config, as one layer gives it. */
-export type ConfigLayer = Partial<{ -readonly [K in keyof Config]: Config[K] }>;
+export type ConfigLayer = Partial<{
+  -readonly [K in keyof Config]: K extends 'compatibility' ? Partial<Config[K]> : Config[K];
+}>;
 
 /** The command line's share: a config file to read, and the values it sets. */
 export interface ConfigRequest {
@@ -29,6 +31,8 @@ export interface ConfigRequest {
   readonly flags?: ConfigLayer;
   /** Who set `flags`: the command line (fields are named as flags) or the programmatic API. */
   readonly flagsFrom?: 'command line' | 'startStockmock';
+  /** Told of what is accepted but should change (a deprecated key), with where it is. */
+  readonly onWarning?: (issue: SourceIssue) => void;
   /** Read the config file only once it has settled (a reload; see readSourceText). */
   readonly settleMs?: number;
 }
@@ -52,7 +56,6 @@ export const DEFAULTS: Config = {
     { token: 'status-demo-token', level: 'status' },
     { token: 'quantity-demo-token', level: 'quantity' },
   ],
-  unknownQueryParameters: 'reject',
   cors: { origins: '*' },
   compatibility: DEFAULT_COMPATIBILITY,
   watch: false,
@@ -84,11 +87,16 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
   ];
   if (configFile !== undefined) layers.push(await readConfigFile(configFile, request.settleMs));
   const { cwd } = request;
-  layers.push(unlocated('environment', envLayer(request.env), cwd, (name) => ENV_NAME_OF[name]));
+  layers.push(unlocated('environment', envLayer(request.env), cwd, envPath));
   const flagsFrom = request.flagsFrom ?? 'command line';
-  const flagName =
-    flagsFrom === 'command line' ? (name: string) => `--${kebabCase(name)}` : () => undefined;
-  layers.push(unlocated(flagsFrom, request.flags ?? {}, cwd, flagName));
+  const flagPath =
+    flagsFrom === 'command line'
+      ? ([field = '', ...rest]: readonly (string | number)[]) => [
+          `--${kebabCase(String(field))}`,
+          ...rest,
+        ]
+      : (path: readonly (string | number)[]) => path;
+  layers.push(unlocated(flagsFrom, request.flags ?? {}, cwd, flagPath));
 
   const merged = Object.assign({}, ...layers.map(({ layer }) => layer)) as Record<string, unknown>;
   // `admin` and `compatibility` merge one level deep: an environment variable or a file that
@@ -97,6 +105,7 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
     const parts = layers.flatMap(({ layer }) => (layer[key] === undefined ? [] : [layer[key]]));
     if (parts.length > 0) merged[key] = Object.assign({}, ...parts) as unknown;
   }
+  moveDeprecatedKeys(merged, layers, request.onWarning);
   if (!validateConfig(merged)) {
     throw new SourceError(
       ajvIssues(validateConfig.errors, (path) => ({ file: 'config', field: formatField(path) })),
@@ -121,6 +130,36 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
     ]);
   }
   return deepFreeze(merged);
+}
+
+/**
+ * `unknownQueryParameters` moved under `compatibility`, beside the other open points. At its
+ * old place it is still read, with a warning, unless a layer sets the new place too.
+ */
+function moveDeprecatedKeys(
+  merged: Record<string, unknown>,
+  layers: readonly NamedLayer[],
+  onWarning: ConfigRequest['onWarning'],
+): void {
+  const legacy = merged['unknownQueryParameters'];
+  if (legacy === undefined) return;
+  delete merged['unknownQueryParameters'];
+  const from = layers.findLast(({ layer }) => layer.unknownQueryParameters !== undefined);
+  if (from !== undefined) {
+    onWarning?.({
+      ...from.where(['unknownQueryParameters']),
+      message: 'is deprecated: set compatibility.unknownQueryParameters instead',
+    });
+  }
+  const setsNewPlace = layers
+    .slice(1)
+    .some(({ layer }) => layer.compatibility?.unknownQueryParameters !== undefined);
+  if (!setsNewPlace) {
+    merged['compatibility'] = {
+      ...(merged['compatibility'] as object),
+      unknownQueryParameters: legacy,
+    };
+  }
 }
 
 /**
@@ -195,12 +234,9 @@ function unlocated(
   file: string,
   layer: ConfigLayer,
   cwd: string,
-  nameOf: (field: string) => string | undefined,
+  nameOf: (path: readonly (string | number)[]) => readonly (string | number)[],
 ): NamedLayer {
-  const where: NamedLayer['where'] = ([field = '', ...rest]) => ({
-    file,
-    field: formatField([nameOf(String(field)) ?? field, ...rest]),
-  });
+  const where: NamedLayer['where'] = (path) => ({ file, field: formatField(nameOf(path)) });
   if (!validateLayer(layer)) throw new SourceError(ajvIssues(validateLayer.errors, where));
   return { layer: resolvePaths(layer, cwd), where };
 }
@@ -267,20 +303,30 @@ const ENV_FIELDS = {
   STOCKMOCK_FIXTURES: 'fixtures',
   STOCKMOCK_SCENARIO: 'scenario',
   STOCKMOCK_TOKENS: 'tokens',
-  STOCKMOCK_UNKNOWN_QUERY_PARAMETERS: 'unknownQueryParameters',
   STOCKMOCK_CORS_ORIGINS: 'cors',
   STOCKMOCK_LOG_LEVEL: 'logLevel',
   STOCKMOCK_LOG_FORMAT: 'logFormat',
   STOCKMOCK_ADMIN_TOKEN: 'admin',
   STOCKMOCK_WATCH: 'watch',
   STOCKMOCK_RELOAD_SETTLE_MS: 'reloadSettleMs',
-  STOCKMOCK_STOCK_FIELD: 'compatibility',
-  STOCKMOCK_PRODUCT_ID_TYPE: 'compatibility',
 } as const satisfies Record<string, keyof Config>;
 
 const ENV_NAME_OF: Record<string, string> = Object.fromEntries(
   Object.entries(ENV_FIELDS).map(([name, field]) => [field, name]),
 );
+
+const ENV_NAME_OF_COMPATIBILITY: Record<string, string> = Object.fromEntries(
+  Object.entries(COMPATIBILITY_ENV).map(([name, member]) => [member, name]),
+);
+
+/** A field of the environment's layer, named as the variable that set it. */
+function envPath([field = '', ...rest]: readonly (string | number)[]): (string | number)[] {
+  const [member, ...more] = rest;
+  const compatibilityName =
+    field === 'compatibility' ? ENV_NAME_OF_COMPATIBILITY[String(member)] : undefined;
+  if (compatibilityName !== undefined) return [compatibilityName, ...more];
+  return [ENV_NAME_OF[String(field)] ?? field, ...rest];
+}
 
 function envLayer(env: ConfigRequest['env']): ConfigLayer {
   const layer: Record<string, unknown> = {};
@@ -288,19 +334,17 @@ function envLayer(env: ConfigRequest['env']): ConfigLayer {
   for (const [name, field] of Object.entries(ENV_FIELDS)) {
     const text = name === 'STOCKMOCK_PORT' ? port : env[name];
     if (text === undefined || text === '') continue;
-    const value = fromEnvText(field, text);
-    const member = COMPATIBILITY_MEMBER[name];
-    layer[field] =
-      member === undefined ? value : { ...(layer[field] as object | undefined), [member]: text };
+    layer[field] = fromEnvText(field, text);
   }
+  // Each compatibility setting has a variable of its own; together they make one object.
+  const compatibility: Record<string, string> = {};
+  for (const [name, member] of Object.entries(COMPATIBILITY_ENV)) {
+    const text = env[name];
+    if (text !== undefined && text !== '') compatibility[member] = text;
+  }
+  if (Object.keys(compatibility).length > 0) layer['compatibility'] = compatibility;
   return layer;
 }
-
-/** The two compatibility settings come from two variables into one object. */
-const COMPATIBILITY_MEMBER: Record<string, string | undefined> = {
-  STOCKMOCK_STOCK_FIELD: 'stockField',
-  STOCKMOCK_PRODUCT_ID_TYPE: 'productIdType',
-};
 
 /** Env values are text: numbers, lists and token grants are read from their written forms. */
 function fromEnvText(field: keyof Config, text: string): unknown {

@@ -105,8 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(noBodies);
-  const routes = buildRouteTable(spec, config.unknownQueryParameters);
-  await app.register(problemHandler, { log });
+  const routes = buildRouteTable(spec, config.compatibility.unknownQueryParameters);
+  await app.register(problemHandler, { log, style: config.compatibility });
   await app.register(draining);
   await app.register(hostRequired);
   await app.register(cors, {
@@ -116,8 +116,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAgeSeconds: 600,
   });
   await app.register(preferences);
-  await app.register(bearerAuth, { tokens });
-  await app.register(accept);
+  await app.register(bearerAuth, { tokens, realm: config.compatibility.realm });
+  // `accept: ignore` serves JSON whatever the Accept, as a service may (RFC 9110 §12.5.1).
+  if (config.compatibility.accept === 'negotiate') await app.register(accept);
   const rateLimit = config.simulation?.rateLimit;
   // After auth and Accept, so that a refused request does not use up the quota.
   if (rateLimit !== undefined) await registerRateLimit(app, rateLimit);
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         catalogs,
         keptAnswers: keepsAnswers ? (keptAnswers ?? undefined) : undefined,
         originOf,
+        listing: config.compatibility,
       }),
     });
   }

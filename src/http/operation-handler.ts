@@ -1,9 +1,13 @@
 /** @module The contract between the route loop and the handlers of the spec's operations. */
 import type { FastifyRequest } from 'fastify';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { Compatibility } from '../access/compatibility.ts';
 import { isStockStatus } from '../catalog/stock-status.ts';
+import { ProblemError } from '../problems/problem-error.ts';
+import { PROBLEMS } from '../problems/problem-types.ts';
 import { buildLinks, type Links } from '../query/links.ts';
 import type { QueryEngine } from '../query/engine.ts';
+import { applyListRules, type ListRules } from '../query/list-rules.ts';
 import { paginate } from '../query/paginate.ts';
 import type { PageRequest, ProductFilter } from '../query/query.ts';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
@@ -18,7 +22,11 @@ export interface OperationContext {
   readonly engine: QueryEngine;
   /** `http://host:port`: where absolute links start. A function: only lists need it. */
   origin(): string;
+  /** How lists are ordered, matched and paged past their end (the compatibility settings). */
+  readonly listing: ListingRules;
 }
+
+export type ListingRules = ListRules & Pick<Compatibility, 'pastTheEnd'>;
 
 export interface OperationResult {
   /** Serialised as JSON; a string is sent as it is, as text of `type`. */
@@ -67,7 +75,19 @@ function pageOf(context: OperationContext): { positions: readonly number[]; link
   if (typeof id === 'number') filter.id = id;
   if (isStockStatus(status)) filter.status = status;
 
-  const page = paginate(context.engine.select(filter), pageRequestOf(values));
+  const selection = applyListRules(
+    context.engine.select(filter),
+    context.catalog,
+    filter.name,
+    context.listing,
+  );
+  const page = paginate(selection, pageRequestOf(values));
+  if (context.listing.pastTheEnd === 'not-found' && page.page > page.lastPage) {
+    throw ProblemError.from(
+      PROBLEMS.NOT_FOUND,
+      `Page ${String(page.page)} is past the last page, ${String(page.lastPage)}.`,
+    );
+  }
   // Links name the collection as the spec does, also when it was asked for with a trailing slash.
   const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
   const links = buildLinks(

@@ -92,7 +92,7 @@ describe('stockmock contract', () => {
   it('reports a stand-in difference without failing at the interface level, and fails it at --level stand-in', async () => {
     // stockmock itself, deciding one open point otherwise: unknown parameters are ignored.
     const different = await listenLive(
-      (await buildTestApp({ config: { unknownQueryParameters: 'ignore' } })).app,
+      (await buildTestApp({ config: { compatibility: { unknownQueryParameters: 'ignore' } } })).app,
     );
     try {
       const argv = (level: string) => [

@@ -5,7 +5,7 @@
 import { allProducts } from '../../src/catalog/catalog.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ScenarioStore } from '../../src/scenarios/scenario-store.ts';
-import type { Config } from '../../src/config/config-schema.ts';
+import type { TestAppOptions } from '../helpers/test-app.ts';
 
 export interface Mutant {
   readonly name: string;
@@ -13,7 +13,7 @@ export interface Mutant {
   readonly caughtBy: string;
   /** Whose rule it breaks: the interface (fails at both levels) or a stand-in decision only. */
   readonly level: 'interface' | 'stand-in';
-  readonly config?: Partial<Config>;
+  readonly config?: TestAppOptions['config'];
   readonly mutate?: (app: FastifyInstance, catalogs: ScenarioStore) => void;
 }
 
@@ -177,7 +177,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: '200 on an unknown parameter',
     level: 'stand-in',
     caughtBy: 'negative.unknown-parameters-400',
-    config: { unknownQueryParameters: 'ignore' },
+    config: { compatibility: { unknownQueryParameters: 'ignore' } },
   },
   {
     name: 'limit above 100 accepted',

@@ -1,6 +1,10 @@
 /** The compatibility settings: what is served, what the served spec says, and the checker agrees. */
 import { describe, expect, it } from 'vitest';
-import type { Compatibility } from '../../src/access/compatibility.ts';
+import {
+  DEFAULT_COMPATIBILITY,
+  type Compatibility,
+  type StockShape,
+} from '../../src/access/compatibility.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { runContract } from '../../src/contract/run-contract.ts';
 import { buildApp } from '../../src/http/build-app.ts';
@@ -24,7 +28,8 @@ describe.each([
     { stockField: 'stock', productIdType: 'string' },
     { product_id: '1', stock: 13, status: 'available' },
   ],
-] as const)('compatibility %j', (compatibility: Compatibility, expected) => {
+] as const)('compatibility %j', (shape: StockShape, expected) => {
+  const compatibility: Compatibility = { ...DEFAULT_COMPATIBILITY, ...shape };
   it('serves that shape, its /openapi.json describes it, and stockmock contract passes against it', async () => {
     const app = await buildApp({
       config: { ...DEFAULTS, compatibility },

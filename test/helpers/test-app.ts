@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createScenarioStore, type ScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { loadCatalog, parseCatalog } from '../../src/catalog/load-catalog.ts';
+import type { Compatibility } from '../../src/access/compatibility.ts';
 import type { Config } from '../../src/config/config-schema.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { buildApp, type AppDeps } from '../../src/http/build-app.ts';
@@ -20,7 +21,10 @@ export function shippedSpecOnce(): Promise<LoadedSpec> {
 export interface TestAppOptions {
   /** Fixture YAML text; default: the shipped catalogue. */
   readonly fixture?: string;
-  readonly config?: Partial<Config>;
+  /** Settings over the defaults; `compatibility` merges one level deep, as config layers do. */
+  readonly config?: Partial<Omit<Config, 'compatibility'>> & {
+    readonly compatibility?: Partial<Compatibility>;
+  };
   /** The server's logger; silent by default. */
   readonly log?: AppDeps['log'];
 }
@@ -34,7 +38,11 @@ export async function buildTestApp(
       : parseCatalog('test.yaml', options.fixture);
   const catalogs = createScenarioStore(catalog);
   const app = await buildApp({
-    config: { ...DEFAULTS, ...options.config },
+    config: {
+      ...DEFAULTS,
+      ...options.config,
+      compatibility: { ...DEFAULTS.compatibility, ...options.config?.compatibility },
+    },
     spec: await shippedSpecOnce(),
     catalogs,
     ...(options.log === undefined ? {} : { log: options.log }),

@@ -111,7 +111,7 @@ describe('invalid parameters: 400 naming each', () => {
   it('ignores unknown query parameters when configured to', async () => {
     const { app: lenient } = await buildTestApp({
       fixture: FIXTURE,
-      config: { unknownQueryParameters: 'ignore' },
+      config: { compatibility: { unknownQueryParameters: 'ignore' } },
     });
     const response = await injectChecked(lenient, {
       url: '/v1/stock?stauts=x',

@@ -7,7 +7,7 @@ import {
   type AccessLevel,
   type StockView,
 } from '../../src/access/access-level.ts';
-import type { Compatibility } from '../../src/access/compatibility.ts';
+import type { StockShape } from '../../src/access/compatibility.ts';
 import { createTokenTable } from '../../src/access/token-table.ts';
 import type { Product, ProductStock } from '../../src/catalog/catalog.ts';
 import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
@@ -18,7 +18,7 @@ import { presentedToken } from '../../src/http/plugins/bearer-auth.ts';
 function toStockView(
   stock: ProductStock,
   level: AccessLevel,
-  compatibility: Compatibility = { stockField: 'quantity', productIdType: 'integer' },
+  compatibility: StockShape = { stockField: 'quantity', productIdType: 'integer' },
 ): StockView {
   const productId = compatibility.productIdType === 'string' ? String(stock.id) : stock.id;
   return level === 'quantity'
@@ -53,7 +53,7 @@ describe('access levels', () => {
       quantity: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 2 ** 40 })),
       status: fc.constantFrom(...STOCK_STATUSES),
     });
-    const compatibility = fc.record<Compatibility>({
+    const compatibility = fc.record<StockShape>({
       stockField: fc.constantFrom('quantity', 'stock'),
       productIdType: fc.constantFrom('integer', 'string'),
     });

@@ -257,4 +257,73 @@ describe('loadConfig', () => {
     );
     expect(error.message).toContain('unknown scenario "nope"');
   });
+
+  describe('compatibility settings', () => {
+    it('each comes from its own environment variable, and a bad value names it', async () => {
+      const cwd = await folderWith({});
+      const env = {
+        STOCKMOCK_ORDER: 'name',
+        STOCKMOCK_PAST_THE_END: 'not-found',
+        STOCKMOCK_NAME_MATCH: 'case-sensitive',
+        STOCKMOCK_ACCEPT: 'ignore',
+        STOCKMOCK_PARAMETER_ERRORS: 'omitted',
+        STOCKMOCK_PROBLEM_TYPES: 'about:blank',
+        STOCKMOCK_REALM: 'stock-api',
+        STOCKMOCK_UNKNOWN_QUERY_PARAMETERS: 'ignore',
+        STOCKMOCK_STOCK_FIELD: 'stock',
+      };
+      expect((await loadConfig({ cwd, env })).compatibility).toEqual({
+        stockField: 'stock',
+        productIdType: 'integer',
+        unknownQueryParameters: 'ignore',
+        pastTheEnd: 'not-found',
+        order: 'name',
+        nameMatch: 'case-sensitive',
+        accept: 'ignore',
+        parameterErrors: 'omitted',
+        problemTypes: 'about:blank',
+        realm: 'stock-api',
+      });
+      const error = await refusal(loadConfig({ cwd, env: { STOCKMOCK_ORDER: 'price' } }));
+      expect(error.issues).toMatchObject([{ file: 'environment', field: 'STOCKMOCK_ORDER' }]);
+    });
+
+    it('a bad value in the file is refused at its line', async () => {
+      const cwd = await folderWith({
+        'stockmock.config.yaml': 'compatibility:\n  order: id\n  pastTheEnd: sideways\n',
+      });
+      const error = await refusal(loadConfig({ cwd, env: {} }));
+      expect(error.issues).toMatchObject([{ field: 'compatibility.pastTheEnd', at: { line: 3 } }]);
+      const realm = await folderWith({
+        'stockmock.config.yaml': 'compatibility:\n  realm: \'say "hi"\'\n',
+      });
+      expect((await refusal(loadConfig({ cwd: realm, env: {} }))).issues).toMatchObject([
+        { field: 'compatibility.realm', at: { line: 2 } },
+      ]);
+    });
+
+    it('unknownQueryParameters at its old place is still read, with a warning at its line', async () => {
+      const cwd = await folderWith({
+        'stockmock.config.yaml': 'port: 4010\nunknownQueryParameters: ignore\n',
+      });
+      const warnings: unknown[] = [];
+      const config = await loadConfig({ cwd, env: {}, onWarning: (issue) => warnings.push(issue) });
+      expect(config.compatibility.unknownQueryParameters).toBe('ignore');
+      expect(config).not.toHaveProperty('unknownQueryParameters');
+      expect(warnings).toMatchObject([
+        {
+          field: 'unknownQueryParameters',
+          at: { line: 2 },
+          message: 'is deprecated: set compatibility.unknownQueryParameters instead',
+        },
+      ]);
+      // The new place wins where both are set.
+      const both = await folderWith({
+        'stockmock.config.yaml':
+          'unknownQueryParameters: ignore\ncompatibility: { unknownQueryParameters: reject }\n',
+      });
+      const winner = await loadConfig({ cwd: both, env: {}, onWarning: () => undefined });
+      expect(winner.compatibility.unknownQueryParameters).toBe('reject');
+    });
+  });
 });

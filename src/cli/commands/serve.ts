@@ -5,7 +5,7 @@ import type { Config } from '../../config/config-schema.ts';
 import { findConfigFile, loadConfig, type ConfigRequest } from '../../config/load-config.ts';
 import { createAppLogger } from '../../http/app-logger.ts';
 import { closeOnSignals } from '../../http/start-server.ts';
-import { formatSourceIssue } from '../../problems/source-error.ts';
+import { formatSourceIssue, type SourceIssue } from '../../problems/source-error.ts';
 import type { Reloader } from '../../scenarios/reloader.ts';
 import { watchFiles, type FileWatch } from '../../scenarios/watch-files.ts';
 import type { Command } from '../command.ts';
@@ -22,9 +22,26 @@ export const serveCommand: Command = {
     const fromFlags = configFlags(args);
     const flags =
       args.flags['watch'] === true ? { ...fromFlags.flags, watch: true } : fromFlags.flags;
-    const request: ConfigRequest = { cwd: io.cwd, env: io.env, ...fromFlags, flags };
+    // Warnings (a deprecated key) wait for the logger, which the config sets up.
+    const early: SourceIssue[] = [];
+    let warn = (issue: SourceIssue): void => {
+      early.push(issue);
+    };
+    const request: ConfigRequest = {
+      cwd: io.cwd,
+      env: io.env,
+      ...fromFlags,
+      flags,
+      onWarning: (issue) => {
+        warn(issue);
+      },
+    };
     const config = await loadConfig(request);
     const log = createAppLogger({ level: config.logLevel, format: config.logFormat });
+    warn = (issue) => {
+      log.warn(formatSourceIssue(issue));
+    };
+    early.forEach(warn);
     const { server, catalogs, reloader } = await launch({ config, request, log });
     const { catalog } = catalogs.current;
     log.info(

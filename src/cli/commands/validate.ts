@@ -1,5 +1,6 @@
 /** @module `stockmock validate`: check spec, config and every scenario's data; exit 1 on errors. */
 import { loadConfig } from '../../config/load-config.ts';
+import { formatSourceIssue } from '../../problems/source-error.ts';
 import { loadScenario, type ScenarioSource } from '../../scenarios/load-scenarios.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
@@ -13,7 +14,14 @@ export const validateCommand: Command = {
   usage: 'stockmock validate [--config FILE] [--fixtures FILE] [--spec FILE]',
   flags: CONFIG_FLAGS,
   async run(args, io) {
-    const config = await loadConfig({ cwd: io.cwd, env: io.env, ...configFlags(args) });
+    const config = await loadConfig({
+      cwd: io.cwd,
+      env: io.env,
+      ...configFlags(args),
+      onWarning: (issue) => {
+        io.error(`warn ${formatSourceIssue(issue)}\n`);
+      },
+    });
     io.write('ok   config\n');
     const scenarios: [string, ScenarioSource][] = [
       [DEFAULT_SCENARIO, config.fixtures],

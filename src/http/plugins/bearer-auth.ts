@@ -19,6 +19,8 @@ declare module 'fastify' {
 
 export interface BearerAuthOptions {
   readonly tokens: TokenTable;
+  /** The realm of the challenge (`compatibility.realm`). */
+  readonly realm: string;
 }
 
 /** A protection space (RFC 7235 §2.2): its tokens, its realm, and what a refused client reads. */
@@ -29,9 +31,9 @@ export interface BearerRealm<Level extends string> {
   readonly missing: string;
 }
 
-const STOCK_REALM = (tokens: TokenTable): BearerRealm<AccessLevel> => ({
+const STOCK_REALM = (tokens: TokenTable, realm: string): BearerRealm<AccessLevel> => ({
   tokens,
-  realm: 'stockmock',
+  realm,
   missing: 'Send a token: Authorization: Bearer <token>.',
 });
 
@@ -73,7 +75,7 @@ export function authenticate<Level extends string>(
 
 export default fp(
   (app: FastifyInstance, options: BearerAuthOptions) => {
-    const realm = STOCK_REALM(options.tokens);
+    const realm = STOCK_REALM(options.tokens, options.realm);
     app.decorateRequest('accessLevel', null);
     // Wired once per route at declaration time, not looked up per request.
     app.addHook('onRoute', (route) => {

@@ -4,16 +4,24 @@ import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { ProblemError } from '../../problems/problem-error.ts';
 import { PROBLEMS, PROTOCOL_PROBLEMS, type ProblemType } from '../../problems/problem-types.ts';
+import { styleProblem, type ProblemStyle } from '../../problems/problem-style.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-/** Sends a ProblemError with its headers. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How problem bodies are written: the compatibility settings' types and `errors`. */
+    problemStyle: ProblemStyle;
+  }
+}
+
+/** Sends a ProblemError with its headers, its body written in the app's problem style. */
 export function sendProblem(reply: FastifyReply, problem: ProblemError): FastifyReply {
   return reply
     .code(problem.status)
     .headers(problem.headers)
     .type(PROBLEM_CONTENT_TYPE)
-    .send(JSON.stringify(problem));
+    .send(JSON.stringify(styleProblem(problem.toJSON(), reply.server.problemStyle)));
 }
 
 /**
@@ -38,10 +46,12 @@ function fromFrameworkError(error: FastifyError): ProblemError {
 export interface ProblemHandlerOptions {
   /** Where a failure of the server itself is logged, with the request's id. */
   readonly log: Logger;
+  readonly style: ProblemStyle;
 }
 
 export default fp(
   (app: FastifyInstance, options: ProblemHandlerOptions) => {
+    app.decorate('problemStyle', options.style);
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const problem = error instanceof ProblemError ? error : fromFrameworkError(error);
       if (problem.status >= 500) {
