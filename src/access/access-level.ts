@@ -12,8 +12,12 @@ export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 export type StockView = Readonly<Record<string, string | number | null>>;
 
 /** The product record of /v1/products: id and name first, then the fixture's extra fields. */
-export function toProductRecord(product: Product): Readonly<Record<string, unknown>> {
-  return { id: product.id, name: product.name, ...extraFieldsOf(product) };
+export function toProductRecord(
+  product: Product,
+  productIdType: StockShape['productIdType'] = 'integer',
+): Readonly<Record<string, unknown>> {
+  const id = productIdType === 'string' ? String(product.id) : product.id;
+  return { id, name: product.name, ...extraFieldsOf(product) };
 }
 
 /** Writes a stock view as JSON text. */

@@ -1,7 +1,7 @@
 /** @module The shape every contract check shares, and what a check reports. */
 import type { Learned } from './learn.ts';
 import type { Reading } from './reading.ts';
-import type { StandIn } from './stand-in.ts';
+import type { Decided, StandIn, StandInSettings } from './stand-in.ts';
 import type { TargetClient, TokenLevel } from './target-client.ts';
 import type { Walk, WalkOptions } from './walk.ts';
 
@@ -50,6 +50,8 @@ export interface Findings {
   readonly observed?: string;
   /** Why the check could not judge this target (the data it needs is not served). */
   readonly skipped?: string;
+  /** What the target decided on the open point the check looks at (for --suggest-config). */
+  readonly decided?: readonly Decided[];
 }
 
 export interface Check {
@@ -84,9 +86,33 @@ export interface CheckResult {
   readonly source: string;
   readonly outcome: CheckOutcome;
   readonly observed?: string;
+  readonly decided?: readonly Decided[];
   readonly ms: number;
 }
 
 export function found(failures: readonly Failure[], observed?: string): Findings {
   return observed === undefined ? { failures } : { failures, observed };
+}
+
+/**
+ * A stand-in check's findings on one open point: what the target decided, and a failure when
+ * that is not the stand-in's setting. `seen` says it in words, for the report and the comment
+ * of a suggested setting.
+ */
+export function judgedSetting<K extends keyof StandInSettings>(
+  context: CheckContext,
+  setting: K,
+  decided: StandInSettings[K] | { readonly uncovered: string },
+  seen: string,
+  failure: () => Failure,
+): Findings {
+  const want = context.standIn.settings[setting];
+  if (typeof decided === 'object') {
+    return { failures: [failure()], observed: seen, decided: [decided] };
+  }
+  return {
+    failures: decided === want ? [] : [failure()],
+    observed: seen,
+    decided: [{ setting, value: decided, seen }],
+  };
 }

@@ -14,7 +14,8 @@ import { singleItemChecks } from './checks/single-item.ts';
 import { describeRequest, failureOf } from './describe-exchange.ts';
 import { learn, type Learned } from './learn.ts';
 import { interfaceSpec, readingOf, readingOfSpec, type Reading } from './reading.ts';
-import { standInOf } from './stand-in.ts';
+import { problemTypesResult } from './checks/problem-types.ts';
+import { standInOf, type Decided, type StandIn, type StandInSettings } from './stand-in.ts';
 import {
   createTargetClient,
   TOKEN_LEVELS,
@@ -42,6 +43,8 @@ export interface Report {
   readonly seed: number;
   /** The level the run was judged at. */
   readonly level: Level;
+  /** The stand-in the target was compared with: the spec's stated settings, else PRODUCT.md's. */
+  readonly standIn: StandInSettings;
   readonly results: readonly CheckResult[];
   readonly passed: number;
   readonly failed: number;
@@ -111,8 +114,9 @@ function createConformance(spec: LoadedSpec, basePath: string) {
       held.forEach(judge);
       return interfaceValidator;
     },
-    results(timeoutMs: number): CheckResult[] {
+    results(timeoutMs: number, standIn: StandIn): CheckResult[] {
       return [
+        problemTypesResult(problemTypes, standIn),
         gathered(
           {
             id: 'conformance.interface',
@@ -243,7 +247,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     results.push(await runCheck(check, context));
   }
   // Conformance last: it judges every response the other checks received.
-  results.push(...conformance.results(options.timeoutMs));
+  results.push(...conformance.results(options.timeoutMs, standIn));
   options.onProgress?.(total, total, 'done');
 
   return judgeAt(
@@ -251,6 +255,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
       target: options.baseUrl,
       seed: options.seed,
       level,
+      standIn: standIn.settings,
       results,
       passed: 0,
       failed: 0,
@@ -300,6 +305,7 @@ async function runCheck(check: Check, context: CheckContext): Promise<CheckResul
   const started = performance.now();
   let failures: readonly Failure[];
   let observed: string | undefined;
+  let decided: readonly Decided[] | undefined;
   try {
     const findings = await check.run(context);
     if (findings.skipped !== undefined) {
@@ -307,6 +313,7 @@ async function runCheck(check: Check, context: CheckContext): Promise<CheckResul
     }
     failures = findings.failures;
     observed = findings.observed;
+    decided = findings.decided;
   } catch (error) {
     failures = [
       {
@@ -318,6 +325,7 @@ async function runCheck(check: Check, context: CheckContext): Promise<CheckResul
   return {
     ...base,
     ...(observed === undefined ? {} : { observed }),
+    ...(decided === undefined ? {} : { decided }),
     ms,
     outcome: failures.length === 0 ? { kind: 'passed' } : { kind: 'failed', failures },
   };

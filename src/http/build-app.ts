@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Their answers are a function of the catalogue, URL, access level and origin: see rendered-answers.ts.
   const catalogueHandlers: Record<string, OperationHandler> = {
     ...stockHandlers(config.compatibility),
-    ...productHandlers,
+    ...productHandlers(config.compatibility),
   };
   const handlers: Record<string, OperationHandler> = {
     ...catalogueHandlers,

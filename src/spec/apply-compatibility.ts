@@ -42,6 +42,13 @@ export async function applyCompatibility(
       `${spec.file}: compatibility settings need the StockQuantityView and StockStatusView schemas`,
     );
   }
+  const product = schemas['Product'];
+  if (product?.properties !== undefined && compatibility.productIdType === 'string') {
+    product.properties = {
+      ...product.properties,
+      id: { type: 'string', pattern: '^[1-9][0-9]*$' },
+    };
+  }
   for (const view of [quantityView, statusView]) {
     if (view !== undefined && compatibility.productIdType === 'string') {
       view.properties = {
@@ -70,10 +77,28 @@ export async function applyCompatibility(
       if (value?.data !== undefined) value.data = rewriteData(value.data, compatibility);
     }
   }
+  if (compatibility.productIdType === 'string') {
+    for (const path of ['/v1/products', '/v1/products/{id}']) {
+      const response = document.paths?.[path]?.get?.responses['200'] as
+        OpenAPIV3_1.ResponseObject | undefined;
+      const content = response?.content?.['application/json'];
+      const value = content?.example as { data?: unknown } | undefined;
+      if (value?.data !== undefined) value.data = recordIdsAsText(value.data);
+    }
+  }
   const dereferenced = (await SwaggerParser.dereference(
     structuredClone(document) as never,
   )) as OpenAPIV3_1.Document;
   return deepFreeze({ file: spec.file, document, dereferenced });
+}
+
+/** Product records of an example, their ids as strings of digits. */
+function recordIdsAsText(data: unknown): unknown {
+  if (Array.isArray(data)) return data.map(recordIdsAsText);
+  if (typeof data !== 'object' || data === null) return data;
+  const record = data as Record<string, unknown>;
+  const id = record['id'];
+  return typeof id === 'number' ? { ...record, id: String(id) } : record;
 }
 
 function rewriteData(data: unknown, compatibility: Compatibility): unknown {

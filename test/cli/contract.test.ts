@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from '../../src/cli/main.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
 import { listenLive, type LiveServer } from '../helpers/live-server.ts';
 import { buildTestApp, QUANTITY_TOKEN, STATUS_TOKEN } from '../helpers/test-app.ts';
@@ -131,5 +132,33 @@ describe('stockmock contract', () => {
   ])('exits 2 on a usage error: %j', async (argv) => {
     const io = memoryIo();
     expect(await runMain(argv, io)).toBe(2);
+  });
+
+  it('--suggest-config prints the block that matches the target, or writes it to a file', async () => {
+    // stockmock deciding two open points otherwise stands for a real service here.
+    const target = await listenLive(
+      (await buildTestApp({ config: { compatibility: { order: 'name', realm: 'shop' } } })).app,
+    );
+    try {
+      const argv = ['contract', target.origin, '--token', `quantity=${QUANTITY_TOKEN}`];
+      const printed = memoryIo();
+      expect(await runMain([...argv, '--runs', '10', '--suggest-config'], printed)).toBe(0);
+      const block = printed.out.slice(printed.out.indexOf('\ncompatibility:'));
+      expect(block).toContain('  order: name # seen: items are ordered by name');
+      expect(block).toContain('  realm: shop # seen: the bearer realm is "shop"');
+      expect(block).toContain(
+        "  pastTheEnd: empty # seen: a page past the end is 200 with no items, as stockmock's default",
+      );
+      const dir = await mkdtemp(join(tmpdir(), 'stockmock-suggest-'));
+      const file = join(dir, 'suggested.yaml');
+      const written = memoryIo();
+      expect(await runMain([...argv, '--runs', '10', '--suggest-config', file], written)).toBe(0);
+      expect(written.out).toContain('wrote the suggested compatibility block to');
+      // The file is a config stockmock reads as it is.
+      const config = await loadConfig({ cwd: dir, env: {}, configFile: file });
+      expect(config.compatibility).toMatchObject({ order: 'name', realm: 'shop' });
+    } finally {
+      await target.close();
+    }
   });
 });

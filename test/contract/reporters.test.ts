@@ -5,6 +5,7 @@ import { renderJson } from '../../src/contract/reporters/json.ts';
 import { renderJunit } from '../../src/contract/reporters/junit.ts';
 import { renderText, summaryLine } from '../../src/contract/reporters/text.ts';
 import type { Report } from '../../src/contract/run-contract.ts';
+import { PRODUCT_SETTINGS } from '../../src/contract/stand-in.ts';
 
 const report: Report = {
   target: 'http://127.0.0.1:4010',
@@ -12,6 +13,7 @@ const report: Report = {
   requests: 3,
   ms: 1234,
   level: 'interface',
+  standIn: PRODUCT_SETTINGS,
   passed: 1,
   failed: 1,
   differs: 1,

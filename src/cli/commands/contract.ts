@@ -17,9 +17,12 @@ export const contractCommand: Command = {
     'stockmock contract <BASE_URL> --token LEVEL=TOKEN ... [--level interface|stand-in]\n' +
     '                   [--spec FILE|URL] [--junit FILE] [--json]\n' +
     '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]\n' +
+    '                   [--suggest-config [FILE]]\n' +
     '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
     '    differences from the stand-in; --level stand-in fails those too\n' +
-    '  --spec takes a file or a URL (e.g. BASE_URL/openapi.json to judge the variant being served)',
+    '  --spec takes a file or a URL (e.g. BASE_URL/openapi.json to judge the variant being served)\n' +
+    '  --suggest-config prints, after the report, the compatibility: block that makes stockmock\n' +
+    '    answer like the target; with FILE it writes it there as YAML instead',
   flags: {
     token: { type: 'string', multiple: true },
     level: { type: 'string' },
@@ -30,10 +33,13 @@ export const contractCommand: Command = {
     runs: { type: 'string' },
     timeout: { type: 'string' },
     concurrency: { type: 'string' },
+    'suggest-config': { type: 'boolean' },
   },
   async run(args, io) {
-    const [baseUrl, ...extra] = args.positionals;
-    if (baseUrl === undefined || extra.length > 0)
+    const suggest = args.flags['suggest-config'] === true;
+    // `--suggest-config FILE`: the file is the one positional after BASE_URL.
+    const [baseUrl, suggestionFile, ...extra] = args.positionals;
+    if (baseUrl === undefined || extra.length > 0 || (suggestionFile !== undefined && !suggest))
       throw new UsageError('contract: give exactly one BASE_URL');
     if (!/^https?:\/\/[^/]/.test(baseUrl))
       throw new UsageError(`contract: "${baseUrl}" is not an http(s) URL`);
@@ -73,6 +79,15 @@ export const contractCommand: Command = {
     const junit = stringFlag(args, 'junit');
     if (junit !== undefined) await writeFile(resolve(io.cwd, junit), renderJunit(report));
     io.write(args.flags['json'] === true ? renderJson(report) : renderText(report));
+    if (suggest) {
+      const { suggestConfig, renderSuggestion } = await import('../../contract/suggest-config.ts');
+      const yaml = renderSuggestion(suggestConfig(report));
+      if (suggestionFile === undefined) io.write(`\n${yaml}`);
+      else {
+        await writeFile(resolve(io.cwd, suggestionFile), yaml);
+        io.write(`wrote the suggested compatibility block to ${suggestionFile}\n`);
+      }
+    }
     return report.failed === 0 ? 0 : 1;
   },
 };

@@ -1,6 +1,6 @@
 /** @module Each filter keeps exactly the matching items: judged against the unfiltered walk. */
 import type { Check, CheckContext, Failure, Findings, Level } from '../check.ts';
-import { found } from '../check.ts';
+import { found, judgedSetting } from '../check.ts';
 import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
 import {
   COLLECTIONS,
@@ -238,25 +238,45 @@ function nameFilter(collection: Collection): Check {
   };
 }
 
-function nameFolding(collection: Collection): Check {
+/** The name filter's case rule against the stand-in's (`nameMatch`; the id keeps its old name). */
+function nameCase(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.name-case-insensitive`,
-    title: `${collection.path}?name=…: case-insensitive with Unicode case folding`,
+    title: `${collection.path}?name=…: the stand-in's case rule (case-insensitive with Unicode case folding, unless it matches case)`,
     level: 'stand-in',
     source: 'PRODUCT.md: `name` filter',
     needs: [],
     async run(context) {
       if (context.learned.names.size === 0) return NO_NAMES;
-      const verdicts = await nameVerdicts(context, collection);
-      const failures = verdicts
-        .filter((v) => v.filtered.failures.length === 0 && !sameSet(v.filtered.got, v.folded))
-        .map((v) => ({
-          message: `name=${JSON.stringify(v.needle)} keeps other items than the stand-in's case-insensitive match`,
-          request: v.filtered.request,
-          expected: `ids ${someIds(v.folded)}`,
-          actual: `ids ${someIds(v.filtered.got)}`,
-        }));
-      return found(failures.slice(0, 10));
+      const verdicts = (await nameVerdicts(context, collection)).filter(
+        (v) => v.filtered.failures.length === 0,
+      );
+      const want = context.standIn.settings.nameMatch;
+      const rule = caseRuleOf(verdicts);
+      const decided =
+        rule === 'case-insensitive' || rule === 'case-sensitive'
+          ? // Needles whose matches are the same in both rules decide nothing.
+            verdicts.every((v) => sameSet(v.folded, v.exact))
+            ? want
+            : rule
+          : { uncovered: `the name filter is ${rule}` };
+      const expectedOf = (v: NameVerdict): readonly number[] =>
+        want === 'case-insensitive' ? v.folded : v.exact;
+      const mismatches = verdicts.filter((v) => !sameSet(v.filtered.got, expectedOf(v)));
+      const first = mismatches[0];
+      return judgedSetting(context, 'nameMatch', decided, `the name filter is ${rule}`, () => ({
+        message:
+          first === undefined
+            ? `The name filter is ${rule}; the stand-in's is ${want}`
+            : `name=${JSON.stringify(first.needle)} keeps other items than the stand-in's ${want} match`,
+        ...(first === undefined
+          ? {}
+          : {
+              request: first.filtered.request,
+              expected: `ids ${someIds(expectedOf(first))}`,
+              actual: `ids ${someIds(first.filtered.got)}`,
+            }),
+      }));
     },
   };
 }
@@ -348,7 +368,7 @@ export const filterChecks: readonly Check[] = [
   statusFilter,
   ...COLLECTIONS.flatMap((collection) => [
     nameFilter(collection),
-    nameFolding(collection),
+    nameCase(collection),
     idFilter(collection),
     combinedFilters(collection),
   ]),

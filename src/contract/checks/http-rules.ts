@@ -7,6 +7,7 @@ import type { Check, CheckContext, Failure } from '../check.ts';
 import { found } from '../check.ts';
 import { describeResponse, failureOf, statusOf } from '../describe-exchange.ts';
 import { rawHead } from '../raw-head.ts';
+import type { Decided } from '../stand-in.ts';
 import type { Exchange, TargetRequest } from '../target-client.ts';
 
 const RESOURCES = (context: CheckContext): string[] => {
@@ -224,27 +225,35 @@ const missingToken: Check = {
 const challengeAsStandIn: Check = {
   id: 'http.bearer-realm',
   title:
-    'The 401 challenge is `Bearer realm="stockmock"`, with error="invalid_token" for a given token; another scheme counts as none',
+    'The 401 challenge is `Bearer realm="…"` with the stand-in\'s realm, and error="invalid_token" for a given token; another scheme counts as none',
   level: 'stand-in',
   source: 'PRODUCT.md: missing or invalid token',
   needs: [],
   async run(context) {
-    const realm = `Bearer realm="${context.standIn.realm}"`;
+    const realm = `Bearer realm="${context.standIn.settings.realm}"`;
     const requests: TargetRequest[] = [
       { path: '/v1/stock', as: 'none' },
       { path: '/v1/stock', as: 'wrong' },
       { path: '/v1/stock', as: 'none', headers: { authorization: 'Basic dXNlcjpwYXNz' } },
     ];
-    return found(
-      await probe(context, requests, (exchange) => {
-        const challenge =
-          exchange.kind === 'response' ? exchange.response.headers['www-authenticate'] : undefined;
-        const want = exchange.as === 'wrong' ? `${realm}, error="invalid_token"` : realm;
-        return statusOf(exchange) === 401 && challenge === want
-          ? undefined
-          : `The challenge differs from the stand-in's: it answers 401 with WWW-Authenticate: ${want}`;
-      }),
-    );
+    const realms = new Set<string>();
+    const failures = await probe(context, requests, (exchange) => {
+      const challenge =
+        exchange.kind === 'response' ? exchange.response.headers['www-authenticate'] : undefined;
+      const named = /^Bearer realm="([^"]*)"/.exec(challenge ?? '')?.[1];
+      if (named !== undefined) realms.add(named);
+      const want = exchange.as === 'wrong' ? `${realm}, error="invalid_token"` : realm;
+      return statusOf(exchange) === 401 && challenge === want
+        ? undefined
+        : `The challenge differs from the stand-in's: it answers 401 with WWW-Authenticate: ${want}`;
+    });
+    // The realm a target names, where it names one throughout: the setting that matches it.
+    const [named] = realms;
+    const decided: Decided[] =
+      realms.size === 1 && named !== undefined && named !== ''
+        ? [{ setting: 'realm', value: named, seen: `the bearer realm is "${named}"` }]
+        : [];
+    return { failures, decided };
   },
 };
 
@@ -310,7 +319,7 @@ const acceptWithoutJson: Check = {
 
 const notAcceptableAsStandIn: Check = {
   id: 'http.accept-without-json-406',
-  title: 'An Accept without JSON gets 406',
+  title: 'An Accept without JSON gets what the stand-in answers: 406, unless it ignores Accept',
   level: 'stand-in',
   source: 'PRODUCT.md: Accept',
   needs: [],
@@ -321,13 +330,35 @@ const notAcceptableAsStandIn: Check = {
       as: context.primary,
       headers: { accept },
     }));
-    return found(
-      await probe(context, requests, (exchange) =>
-        statusOf(exchange) === 406
-          ? undefined
-          : 'An Accept without JSON is served anyway; the stand-in answers 406',
-      ),
-    );
+    const want = context.standIn.settings.accept;
+    const outcomes = new Set<string>();
+    const failures = await probe(context, requests, (exchange) => {
+      const status = statusOf(exchange);
+      const type =
+        exchange.kind === 'response' ? exchange.response.headers['content-type'] : undefined;
+      const answer =
+        status === 406 ? 'negotiate' : status === 200 && JSON_TYPE.test(type ?? '') ? 'ignore' : '';
+      outcomes.add(answer);
+      if (answer === want) return undefined;
+      return want === 'negotiate'
+        ? 'An Accept without JSON is served anyway; the stand-in answers 406'
+        : 'An Accept without JSON is refused; the stand-in serves JSON whatever the Accept';
+    });
+    const [answer] = outcomes;
+    const decided: Decided[] =
+      outcomes.size === 1 && answer !== undefined && answer !== ''
+        ? [
+            {
+              setting: 'accept',
+              value: answer,
+              seen:
+                answer === 'negotiate'
+                  ? 'an Accept without JSON gets 406'
+                  : 'an Accept without JSON is served JSON',
+            },
+          ]
+        : [];
+    return { failures, decided };
   },
 };
 

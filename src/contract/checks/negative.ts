@@ -2,6 +2,7 @@
 import type { Check, CheckContext, Failure } from '../check.ts';
 import { found } from '../check.ts';
 import { failureOf, statusOf } from '../describe-exchange.ts';
+import type { Decided, StandInSettings } from '../stand-in.ts';
 import type { Exchange } from '../target-client.ts';
 import { MAX_LIMIT } from './pagination.ts';
 
@@ -112,10 +113,32 @@ function namedParameters(exchange: Exchange): string[] {
     : [];
 }
 
-/** A stand-in 400: the status, and `errors` naming the parameter. */
-function refusedAsStandIn(exchange: Exchange, parameter: string, what: string): Failure[] {
+/** Whether a 400 has an `errors` member at all. */
+function listsErrors(exchange: Exchange): boolean {
+  return exchange.kind === 'response' && hasErrors(exchange.response.body);
+}
+
+function hasErrors(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'errors' in body;
+}
+
+/**
+ * A stand-in 400: the status, and `errors` naming the parameter, or no `errors` at all where
+ * the stand-in omits it.
+ */
+function refusedAsStandIn(
+  exchange: Exchange,
+  parameter: string,
+  what: string,
+  errors: StandInSettings['parameterErrors'],
+): Failure[] {
   if (statusOf(exchange) !== 400) {
     return [failureOf(exchange, `${what} is not a 400, as the stand-in answers`, '400 problem')];
+  }
+  if (errors === 'omitted') {
+    return listsErrors(exchange)
+      ? [failureOf(exchange, "The 400 has an `errors` member; the stand-in's has none")]
+      : [];
   }
   if (!namedParameters(exchange).includes(parameter)) {
     return [
@@ -132,7 +155,7 @@ function refusedAsStandIn(exchange: Exchange, parameter: string, what: string): 
 const invalidAsStandIn: Check = {
   id: 'negative.invalid-parameters-400',
   title:
-    'Invalid values, a limit above 100 and a repeated parameter get 400 naming each in `errors`',
+    'Invalid values, a limit above 100 and a repeated parameter get 400 naming each in `errors` (or without `errors`, where the stand-in omits it)',
   level: 'stand-in',
   source: 'PRODUCT.md: invalid parameter values; error body',
   needs: [],
@@ -145,12 +168,13 @@ const invalidAsStandIn: Check = {
       context,
       queries.map((query) => `/v1/stock?${query}`),
     );
+    const errors = context.standIn.settings.parameterErrors;
     // Two bad values at once: `errors` names each of them, not only the first.
     const [both] = await ask(context, ['/v1/stock?limit=0&page=0']);
     const named = both === undefined ? [] : namedParameters(both);
     const missing = ['limit', 'page'].filter((name) => !named.includes(name));
     const twice =
-      both !== undefined && statusOf(both) === 400 && missing.length > 0
+      errors === 'listed' && both !== undefined && statusOf(both) === 400 && missing.length > 0
         ? [
             failureOf(
               both,
@@ -158,31 +182,84 @@ const invalidAsStandIn: Check = {
             ),
           ]
         : [];
-    return found(
-      exchanges
-        .flatMap((exchange, index) => {
-          const parameter = (queries[index] ?? '').split('=')[0] ?? '';
-          return refusedAsStandIn(exchange, parameter, queries[index] ?? '');
-        })
-        .concat(twice),
+    const failures = exchanges
+      .flatMap((exchange, index) => {
+        const parameter = (queries[index] ?? '').split('=')[0] ?? '';
+        return refusedAsStandIn(exchange, parameter, queries[index] ?? '', errors);
+      })
+      .concat(twice);
+    // Whether its 400s list their parameters: the setting that matches, where all agree.
+    const refused = [...exchanges, ...(both === undefined ? [] : [both])].filter(
+      (exchange) => statusOf(exchange) === 400,
     );
+    const listing = new Set(refused.map(listsErrors));
+    const decided: Decided[] =
+      listing.size === 1
+        ? listing.has(true)
+          ? [
+              {
+                setting: 'parameterErrors',
+                value: 'listed',
+                seen: 'a 400 lists its bad parameters in `errors`',
+              },
+            ]
+          : [{ setting: 'parameterErrors', value: 'omitted', seen: 'a 400 has no `errors` member' }]
+        : [];
+    return { failures, decided };
   },
 };
 
 const unknownAsStandIn: Check = {
   id: 'negative.unknown-parameters-400',
-  title: 'An unknown query parameter gets 400 naming it (catches typos such as `stauts`)',
+  title:
+    'An unknown query parameter gets 400 naming it (catches typos such as `stauts`), unless the stand-in ignores them',
   level: 'stand-in',
   source: 'PRODUCT.md: unknown query parameters',
   needs: [],
   async run(context) {
     const exchanges = await ask(context, UNKNOWN);
-    return found(
-      exchanges.flatMap((exchange, index) => {
-        const parameter = (UNKNOWN[index] ?? '').replace(/^.*\?|=.*$/g, '');
-        return refusedAsStandIn(exchange, parameter, `The unknown parameter ${parameter}`);
-      }),
-    );
+    const { unknownQueryParameters: want, parameterErrors } = context.standIn.settings;
+    const statuses = new Set(exchanges.map(statusOf));
+    const decided =
+      statuses.size === 1 && statuses.has(400)
+        ? 'reject'
+        : statuses.size === 1 && statuses.has(200)
+          ? 'ignore'
+          : undefined;
+    const seen =
+      decided === 'reject'
+        ? 'an unknown query parameter is refused with a 400'
+        : decided === 'ignore'
+          ? 'an unknown query parameter is ignored'
+          : `an unknown query parameter gets ${[...statuses].join(', ')}`;
+    const failures =
+      want === 'ignore'
+        ? exchanges
+            .filter((exchange) => statusOf(exchange) !== 200)
+            .map((exchange) =>
+              failureOf(
+                exchange,
+                'An unknown parameter is refused; the stand-in ignores it',
+                '200',
+              ),
+            )
+        : exchanges.flatMap((exchange, index) => {
+            const parameter = (UNKNOWN[index] ?? '').replace(/^.*\?|=.*$/g, '');
+            return refusedAsStandIn(
+              exchange,
+              parameter,
+              `The unknown parameter ${parameter}`,
+              parameterErrors,
+            );
+          });
+    return {
+      failures,
+      observed: seen,
+      decided:
+        decided === undefined
+          ? [{ uncovered: seen }]
+          : [{ setting: 'unknownQueryParameters', value: decided, seen }],
+    };
   },
 };
 

@@ -1,7 +1,7 @@
 /** @module Page size, links, and walking `next`: for /v1/stock and /v1/products alike. */
 import type { Check, CheckContext, Failure } from '../check.ts';
-import { found } from '../check.ts';
-import { describeRequest, failureOf } from '../describe-exchange.ts';
+import { found, judgedSetting } from '../check.ts';
+import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import {
   COLLECTIONS,
   duplicateFailures,
@@ -166,25 +166,42 @@ function walksAll(collection: Collection): Check {
   };
 }
 
-function orderById(collection: Collection): Check {
+/**
+ * The order a walk shows: by id, ascending; by name in code units, ties by id; or neither.
+ * (The id stays `order-by-id`, as PRODUCT.md's decision is named; the check follows the
+ * stand-in's `order` setting.)
+ */
+function order(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.order-by-id`,
-    title: `${collection.path}: items ordered by id, ascending`,
+    title: `${collection.path}: items in the stand-in's order (by id, ascending, unless it lists by name)`,
     level: 'stand-in',
     source: 'PRODUCT.md: order of list items',
     needs: [],
     async run(context) {
       const ids = idsOf(collection, learnedItems(context, collection));
-      const at = ids.findIndex((id, index) => index > 0 && (id ?? 0) < (ids[index - 1] ?? 0));
-      if (at < 0) return found([]);
-      return found([
-        {
-          message: `Items come in another order than by id: ${String(ids[at])} follows ${String(ids[at - 1])}; the stand-in lists by product id, ascending`,
-          request: `GET ${collection.path}?limit=100 and its next links`,
-          expected: 'ascending ids',
-          actual: `ids ${someIds(ids, 10)}`,
-        },
-      ]);
+      const names = ids.map((id) => context.learned.names.get(id ?? -1));
+      const byId = ids.every((id, index) => index === 0 || (id ?? 0) > (ids[index - 1] ?? 0));
+      const byName =
+        names.every((name) => name !== undefined) &&
+        ids.every((id, index) => {
+          if (index === 0) return true;
+          const [before, now] = [names[index - 1] ?? '', names[index] ?? ''];
+          return before < now || (before === now && (id ?? 0) > (ids[index - 1] ?? 0));
+        });
+      const want = context.standIn.settings.order;
+      // A list in both orders at once (names that sort as their ids do) fits either setting.
+      const decided = byId && byName ? want : byId ? 'id' : byName ? 'name' : undefined;
+      const seen =
+        decided === undefined
+          ? 'items are ordered neither by id nor by name'
+          : `items are ordered by ${decided === 'id' ? 'id, ascending' : 'name (code units), ties by id'}`;
+      return judgedSetting(context, 'order', decided ?? { uncovered: seen }, seen, () => ({
+        message: `${seen}; the stand-in lists ${want === 'id' ? 'by product id, ascending' : 'by name, ties by id'}`,
+        request: `GET ${collection.path}?limit=100 and its next links`,
+        expected: want === 'id' ? 'ascending ids' : 'names in code-unit order',
+        actual: `ids ${someIds(ids, 10)}`,
+      }));
     },
   };
 }
@@ -444,7 +461,7 @@ function pastTheEnd(collection: Collection): Check {
 function pastTheEndAsStandIn(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.past-the-end-empty`,
-    title: `${collection.path}: a page past the end is 200 with no items, next null, prev the last page`,
+    title: `${collection.path}: a page past the end is what the stand-in answers (200 with no items, next null, prev the last page; or a 404 problem)`,
     level: 'stand-in',
     source: 'PRODUCT.md: page past the end',
     needs: [],
@@ -456,16 +473,25 @@ function pastTheEndAsStandIn(collection: Collection): Check {
       const exchange = await context.client.request({ path, as: context.primary });
       const read = readPage(exchange);
       const prev = isFailure(read) ? undefined : pageNumberOf(read.links.prev, read);
-      if (!isFailure(read) && read.data.length === 0 && read.links.next === null && prev === last) {
-        return found([]);
-      }
-      return found([
+      const empty =
+        !isFailure(read) && read.data.length === 0 && read.links.next === null && prev === last;
+      const decided = empty ? 'empty' : statusOf(exchange) === 404 ? 'not-found' : undefined;
+      const seen =
+        decided === 'empty'
+          ? 'a page past the end is 200 with no items'
+          : decided === 'not-found'
+            ? 'a page past the end is a 404'
+            : `a page past the end is neither an empty page nor a 404 (${String(statusOf(exchange))})`;
+      const want = context.standIn.settings.pastTheEnd;
+      return judgedSetting(context, 'pastTheEnd', decided ?? { uncovered: seen }, seen, () =>
         failureOf(
           exchange,
-          `A page past the end is not what the stand-in answers (200, empty data, next null, prev page ${String(last)})`,
-          `200 {data: [], links: {next: null, prev: …page=${String(last)}}}`,
+          `A page past the end is not what the stand-in answers (${want === 'empty' ? `200, empty data, next null, prev page ${String(last)}` : 'a 404 problem'})`,
+          want === 'empty'
+            ? `200 {data: [], links: {next: null, prev: …page=${String(last)}}}`
+            : '404 problem',
         ),
-      ]);
+      );
     },
   };
 }
@@ -473,7 +499,7 @@ function pastTheEndAsStandIn(collection: Collection): Check {
 export const paginationChecks: readonly Check[] = COLLECTIONS.flatMap((collection) => [
   pageSize(collection),
   walksAll(collection),
-  orderById(collection),
+  order(collection),
   links(collection),
   linksAsStandIn(collection),
   pastTheEnd(collection),

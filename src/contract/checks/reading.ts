@@ -2,6 +2,7 @@
 import type { Check, Failure } from '../check.ts';
 import { found } from '../check.ts';
 import { describeReading } from '../reading.ts';
+import type { Decided } from '../stand-in.ts';
 
 const consistent: Check = {
   id: 'reading.consistent',
@@ -58,7 +59,16 @@ const asStandIn: Check = {
         actual: seen.productIdType,
       });
     }
-    return found(failures);
+    const decided: Decided[] = [];
+    if (stockFields.size > 0) {
+      const seenField = `the absolute level is named \`${seen.stockField}\``;
+      decided.push({ setting: 'stockField', value: seen.stockField, seen: seenField });
+    }
+    if (idTypes.size > 0) {
+      const seenType = `product_id is ${seen.productIdType === 'string' ? 'a string' : 'an integer'}`;
+      decided.push({ setting: 'productIdType', value: seen.productIdType, seen: seenType });
+    }
+    return { failures, decided };
   },
 };
 

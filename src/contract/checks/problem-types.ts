@@ -1,0 +1,79 @@
+/**
+ * @module The `type` URIs of the problems a target answered with, against the stand-in's
+ * setting: stockmock's URNs, `about:blank`, or a base URI of the service's own followed by the
+ * problem's name. The interface fixes the members of a problem, not these values, so this is a
+ * stand-in check; it judges every problem the other checks received.
+ */
+import type { CheckResult, Failure } from '../check.ts';
+import type { Decided, StandIn } from '../stand-in.ts';
+
+const STOCKMOCK_TYPES = 'urn:problem-type:stockmock:';
+
+/** The names stockmock gives its problems, which a base URI of the service's own precedes. */
+const PROBLEM_NAMES = [
+  'invalid-parameters',
+  'unauthorized',
+  'not-found',
+  'method-not-allowed',
+  'not-acceptable',
+  'too-many-requests',
+  'service-unavailable',
+];
+
+/** The setting the types fit, or what no setting covers. */
+function decide(types: readonly string[]): Decided | undefined {
+  if (types.length === 0) return undefined;
+  const described = `problem types ${types.slice(0, 6).join(', ')}`;
+  if (types.every((type) => type === 'about:blank')) {
+    return { setting: 'problemTypes', value: 'about:blank', seen: 'problem types are about:blank' };
+  }
+  if (types.every((type) => type.startsWith(STOCKMOCK_TYPES))) {
+    return { setting: 'problemTypes', value: 'stockmock', seen: "problem types are stockmock's" };
+  }
+  const bases = new Set(
+    types.map((type) => {
+      const name = PROBLEM_NAMES.find((candidate) => type.endsWith(candidate));
+      return name === undefined ? undefined : type.slice(0, type.length - name.length);
+    }),
+  );
+  const [base] = bases;
+  if (bases.size === 1 && base !== undefined && base !== '') {
+    return {
+      setting: 'problemTypes',
+      value: base,
+      seen: `problem types are ${base} followed by the problem's name`,
+    };
+  }
+  return { uncovered: `${described}: no base URI followed by the problem's name` };
+}
+
+export function problemTypesResult(
+  seen: ReadonlyMap<string, number>,
+  standIn: StandIn,
+): CheckResult {
+  const types = [...seen.keys()];
+  const decided = decide(types);
+  const want = standIn.settings.problemTypes;
+  const fits = decided !== undefined && 'setting' in decided && decided.value === want;
+  const failures: Failure[] =
+    decided === undefined || fits
+      ? []
+      : [
+          {
+            message: `The problem types differ from the stand-in's (${want === 'stockmock' ? STOCKMOCK_TYPES + '…' : want === 'about:blank' ? 'about:blank' : `${want}…`})`,
+            actual: types.slice(0, 6).join(', '),
+          },
+        ];
+  return {
+    id: 'problems.types',
+    title:
+      "Problem `type` URIs are the stand-in's: its URNs, about:blank, or a base URI of its own",
+    level: 'stand-in',
+    source: 'PRODUCT.md: error body; RFC 9457 §3.1.1',
+    ...(decided === undefined
+      ? {}
+      : { decided: [decided], observed: 'setting' in decided ? decided.seen : decided.uncovered }),
+    ms: 0,
+    outcome: failures.length === 0 ? { kind: 'passed' } : { kind: 'failed', failures },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The loop of "Make the stand-in match your service": for each correct service that decides
+ * the interface's open points otherwise (test/contract/independent/different.ts, written apart
+ * from the checker), `stockmock contract` suggests a compatibility block; a stockmock started
+ * with that block serves a spec; and the service passes the stand-in level judged by that spec.
+ * The reference, deciding as PRODUCT.md does, gets only stockmock's defaults suggested.
+ */
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { startStockmock } from '../../src/api/start-stockmock.ts';
+import { runContract, type Report } from '../../src/contract/run-contract.ts';
+import { PRODUCT_SETTINGS } from '../../src/contract/stand-in.ts';
+import { renderSuggestion, suggestConfig } from '../../src/contract/suggest-config.ts';
+import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
+import { shippedSpecOnce } from '../helpers/test-app.ts';
+import { INDEPENDENT_SERVERS, REFERENCE, type IndependentServer } from './independent/servers.ts';
+
+async function check(
+  server: IndependentServer,
+  spec: LoadedSpec,
+  level: 'interface' | 'stand-in',
+): Promise<Report> {
+  const running = await server.start();
+  try {
+    return await runContract({
+      baseUrl: running.url,
+      tokens: running.tokens,
+      spec,
+      level,
+      seed: 5,
+      runs: 20,
+      timeoutMs: 5000,
+      concurrency: 4,
+    });
+  } finally {
+    await running.close();
+  }
+}
+
+function failedIds(report: Report): string[] {
+  return report.results
+    .filter((result) => result.outcome.kind === 'failed')
+    .map((result) => result.id);
+}
+
+const DIFFERENT = INDEPENDENT_SERVERS.filter((server) => server.kind === 'different');
+
+describe('suggest a config, start stockmock with it, judge the service by its spec', () => {
+  it('covers every correct-but-different server, the combined one included', () => {
+    expect(DIFFERENT.map((server) => server.name)).toContain('all differences combined');
+    expect(DIFFERENT.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(DIFFERENT.map((server) => [server.name, server] as const))(
+    '%s',
+    async (_name, server) => {
+      const found = await check(server, await shippedSpecOnce(), 'interface');
+      expect(failedIds(found)).toEqual([]);
+      const suggestion = suggestConfig(found);
+      expect(suggestion.uncovered).toEqual([]);
+      // The block as a user would paste it: YAML, read back as stockmock's config reads it.
+      const block = parse(renderSuggestion(suggestion)) as { compatibility: object };
+      const differing = suggestion.settings.filter(
+        ({ setting, value }) => PRODUCT_SETTINGS[setting] !== value,
+      );
+      expect(differing.length).toBeGreaterThan(0);
+      const mock = await startStockmock({
+        compatibility: block.compatibility,
+        products: [{ id: 1, name: 'Oak table', quantity: 1 }],
+      });
+      try {
+        const served = await loadSpec(`${mock.url}/openapi.json`);
+        const judged = await check(server, served, 'stand-in');
+        expect(failedIds(judged)).toEqual([]);
+      } finally {
+        await mock.close();
+      }
+    },
+    120_000,
+  );
+
+  it('the reference gets only the defaults suggested', async () => {
+    const found = await check(REFERENCE, await shippedSpecOnce(), 'interface');
+    const suggestion = suggestConfig(found);
+    expect(suggestion.uncovered).toEqual([]);
+    for (const { setting, value } of suggestion.settings) {
+      expect(value, setting).toBe(PRODUCT_SETTINGS[setting]);
+    }
+    expect(suggestion.settings.map(({ setting }) => setting)).toEqual(
+      expect.arrayContaining(['order', 'pastTheEnd', 'nameMatch', 'unknownQueryParameters']),
+    );
+  });
+});
