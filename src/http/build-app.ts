@@ -125,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(simulation, {
     simulation: config.simulation,
     routes,
+    realm: config.compatibility.realm,
     ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
   });
   await app.register(methodNotAllowed, {

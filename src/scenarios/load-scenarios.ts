@@ -26,6 +26,7 @@ import {
 import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import type { ReadOptions } from '../source/read-source-text.ts';
 import { buildEngineData, engineDataBuffers, type EngineData } from '../query/engine.ts';
+import { adoptNameOrder, nameOrderOf } from '../query/list-rules.ts';
 import { DEFAULT_SCENARIO, type LoadedScenario } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
@@ -41,6 +42,8 @@ export interface ScenarioData {
 export interface IndexedScenarioData {
   readonly data: ScenarioData;
   readonly indexes: EngineData;
+  /** The positions in name order, made only where lists are ordered by name. */
+  readonly nameOrder?: Int32Array;
 }
 
 /** Loads one scenario as columns: a fixture file, or a catalogue generated from a count and a seed. */
@@ -93,6 +96,8 @@ export async function loadScenario(
 export interface LoadJob {
   readonly sources: readonly (readonly [name: string, source: ScenarioSource])[];
   readonly options: ReadOptions;
+  /** Whether lists are ordered by name (`compatibility.order`): then the worker orders them. */
+  readonly byName: boolean;
 }
 
 /** What it answers: every scenario, or every issue of the first file that failed. */
@@ -104,12 +109,19 @@ export type LoadOutcome =
 export async function loadIndexedScenario(
   source: ScenarioSource,
   options: ReadOptions,
+  byName: boolean,
 ): Promise<{ readonly loaded: IndexedScenarioData; readonly buffers: ArrayBuffer[] }> {
   const data = await loadScenarioData(source, options);
-  const indexes = buildEngineData(scenarioFromData(data));
+  const catalog = scenarioFromData(data);
+  const indexes = buildEngineData(catalog);
+  const nameOrder = byName ? nameOrderOf(catalog) : undefined;
   return {
-    loaded: { data, indexes },
-    buffers: [...scenarioBuffers(data), ...engineDataBuffers(indexes)],
+    loaded: nameOrder === undefined ? { data, indexes } : { data, indexes, nameOrder },
+    buffers: [
+      ...scenarioBuffers(data),
+      ...engineDataBuffers(indexes),
+      ...(nameOrder === undefined ? [] : [nameOrder.buffer as ArrayBuffer]),
+    ],
   };
 }
 
@@ -126,12 +138,14 @@ export async function loadScenarios(
     [DEFAULT_SCENARIO, config.fixtures],
     ...Object.entries(config.scenarios),
   ];
-  const scenarios = await inWorker({ sources, options });
+  const byName = config.compatibility.order === 'name';
+  const scenarios = await inWorker({ sources, options, byName });
   return new Map(
-    scenarios.map(([name, { data, indexes }]) => [
-      name,
-      { catalog: scenarioFromData(data), indexes },
-    ]),
+    scenarios.map(([name, { data, indexes, nameOrder }]) => {
+      const catalog = scenarioFromData(data);
+      if (nameOrder !== undefined) adoptNameOrder(catalog, nameOrder);
+      return [name, { catalog, indexes }];
+    }),
   );
 }
 

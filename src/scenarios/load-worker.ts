@@ -13,7 +13,8 @@ const answer = (outcome: LoadOutcome, buffers: ArrayBuffer[] = []): void => {
 try {
   const loaded = await Promise.all(
     job.sources.map(
-      async ([name, source]) => [name, await loadIndexedScenario(source, job.options)] as const,
+      async ([name, source]) =>
+        [name, await loadIndexedScenario(source, job.options, job.byName)] as const,
     ),
   );
   answer(

@@ -25,6 +25,8 @@ declare module 'fastify' {
 export interface SimulationOptions {
   readonly simulation: Simulation | undefined;
   readonly routes: readonly RouteDef[];
+  /** The realm of a simulated 401's challenge: the server's own (`compatibility.realm`). */
+  readonly realm: string;
   /** Waits; tests pass one that records the delay instead of taking it. */
   readonly sleep?: (ms: number) => Promise<unknown>;
 }
@@ -60,7 +62,8 @@ export default fp(
           const delayMs = preferred.delayMs ?? plan.delayMs;
           const status = preferred.status ?? plan.errorStatus;
           const finish = (): void => {
-            if (status !== undefined && status >= 400) done(simulatedProblem(status));
+            if (status !== undefined && status >= 400)
+              done(simulatedProblem(status, options.realm));
             else done();
           };
           if (delayMs > 0) void wait(delayMs).then(finish);
@@ -112,7 +115,7 @@ function badPreference(message: string): ProblemError {
 }
 
 /** The problem of a simulated failure: the catalogue's problem of that status, with its headers. */
-export function simulatedProblem(status: number): ProblemError {
+export function simulatedProblem(status: number, realm = 'stockmock'): ProblemError {
   const problem = Object.values(PROBLEMS).find((candidate) => candidate.status === status);
   if (problem === undefined) throw new Error(`No problem type has status ${String(status)}`);
   const detail = `Simulated by stockmock: this ${String(status)} is not a real failure.`;
@@ -123,7 +126,7 @@ export function simulatedProblem(status: number): ProblemError {
       });
     case 401:
       return ProblemError.from(problem, detail, {
-        headers: { 'www-authenticate': 'Bearer realm="stockmock"' },
+        headers: { 'www-authenticate': `Bearer realm="${realm}"` },
       });
     case 405:
       return ProblemError.from(problem, detail, { headers: { allow: 'GET, HEAD, OPTIONS' } });

@@ -90,4 +90,19 @@ describe('suggest a config, start stockmock with it, judge the service by its sp
       expect.arrayContaining(['order', 'pastTheEnd', 'nameMatch', 'unknownQueryParameters']),
     );
   });
+
+  it('names a difference that no setting covers, under the block', async () => {
+    const folding = INDEPENDENT_SERVERS.find(
+      (server) => server.name === 'name filter folds ASCII case only',
+    );
+    if (folding === undefined) throw new Error('the ASCII-folding server is missing');
+    const suggestion = suggestConfig(await check(folding, await shippedSpecOnce(), 'interface'));
+    expect(suggestion.uncovered).toContain(
+      'the name filter is neither exact case nor full Unicode case folding throughout',
+    );
+    expect(suggestion.settings.map(({ setting }) => setting)).not.toContain('nameMatch');
+    expect(renderSuggestion(suggestion)).toContain(
+      '# Observed, but no setting covers it:\n#   - the name filter is neither exact case',
+    );
+  });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Compatibility } from '../../src/access/compatibility.ts';
+import { startStockmock } from '../../src/api/start-stockmock.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { validatorFor } from '../helpers/expect-spec.ts';
 import { bearer, buildTestApp, QUANTITY_TOKEN, STATUS_TOKEN } from '../helpers/test-app.ts';
@@ -90,6 +91,26 @@ describe('compatibility settings', () => {
     ]);
   });
 
+  it('order: name also when the loading worker makes the order (a served stockmock)', async () => {
+    const mock = await startStockmock({
+      compatibility: { order: 'name' },
+      products: [
+        { id: 1, name: 'b' },
+        { id: 2, name: 'a' },
+        { id: 3, name: 'B' },
+      ],
+    });
+    try {
+      const response = await fetch(`${mock.url}/v1/products`, {
+        headers: { authorization: 'Bearer status-demo-token' },
+      });
+      const { data } = (await response.json()) as { data: { id: number }[] };
+      expect(data.map((record) => record.id)).toEqual([3, 2, 1]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('nameMatch: case-sensitive keeps only the names that hold the needle as written', async () => {
     const { get } = await served({ nameMatch: 'case-sensitive' });
     expect(ids((await get('/v1/stock?name=oak')).body)).toEqual([3]);
@@ -144,6 +165,10 @@ describe('compatibility settings', () => {
     expect(wrong.headers['www-authenticate']).toBe(
       'Bearer realm="stock-api", error="invalid_token"',
     );
+    // A simulated 401 (Prefer: code=401) challenges in the same realm.
+    const simulated = await get('/v1/stock/1', { ...bearer(STATUS_TOKEN), prefer: 'code=401' });
+    expect(simulated.status).toBe(401);
+    expect(simulated.headers['www-authenticate']).toBe('Bearer realm="stock-api"');
   });
 
   it('the served spec states every setting that differs from the defaults, for programs', async () => {
