@@ -32,7 +32,7 @@ const TOKEN = 'soak-quantity-token';
 const VARIANTS = [5, 7] as const;
 const PAGE = 100;
 /** How long the server is left idle before its RSS is read the last time. */
-const IDLE_SECONDS = 15;
+const IDLE_SECONDS = 30;
 
 export interface SoakOptions {
   readonly seconds: number;
