@@ -1,7 +1,6 @@
 /** @module Listen, say where, and close gracefully on SIGINT and SIGTERM. */
 import type { FastifyInstance } from 'fastify';
-
-import { letIdleMemoryReturn } from '../util/idle-memory-return.js';
+import { letIdleMemoryReturn } from '../util/idle-memory-return.ts';
 
 export interface RunningServer {
   readonly url: string;

@@ -19,8 +19,8 @@
  * hence one script when quiet begins, and one a minute while it lasts. It changes no flag and
  * forces no collection: V8 still decides. Node.js 22 never needed it and is unaffected.
  *
- * Only once the serving thread has been quiet for a few seconds, judged by its event loop's
- * utilization (no cost per request). Nudged at every pause, the reducer shrank the young
+ * It nudges only once the serving thread has been quiet for a few seconds, judged by its event
+ * loop's utilization (no cost per request). Nudged at every pause, the reducer shrank the young
  * generation in the gaps of a bursty load, and each burst then paid for growing it again:
  * `npm run bench` at `warn`, whose rounds leave 4 s gaps, lost a quarter of its throughput
  * (72–77 % of the build before, 96–99 % without the nudge).
