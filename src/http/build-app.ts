@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One logger at every level: request lines where the level writes them, and errors always.
     loggerInstance: requestLog,
     // One line per request instead of Fastify's two (request-log.ts).
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(log.isLevelEnabled('info')),
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     // A trailing slash names the same resource as without it (`/v1/stock/` is the collection,
     // not a product with an empty id), as most HTTP clients and servers treat it.

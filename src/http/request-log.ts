@@ -10,6 +10,18 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { REQUEST_KEY } from './app-logger.ts';
 
 export class OneLinePerRequest extends LogController {
+  /**
+   * Whether the logger writes `info`, known once when the app is built. Above it (`warn`) no
+   * line is made at all: pino would drop it, but the fields and the text would still be built
+   * for every request.
+   */
+  private readonly writes: boolean;
+
+  constructor(writesInfo: boolean) {
+    super();
+    this.writes = writesInfo;
+  }
+
   override incomingRequest(): void {
     // The request's line is written when it is answered: one line, with the outcome.
   }
@@ -23,6 +35,7 @@ export class OneLinePerRequest extends LogController {
       super.requestCompleted(error, request, reply);
       return;
     }
+    if (!this.writes) return;
     const { method, url } = request;
     const status = reply.statusCode;
     const access = request.accessLevel ?? 'none';
