@@ -3,6 +3,7 @@
  * stockmock answer like the target on every open point the run observed, from what each
  * stand-in check saw the target decide; and the differences that no setting covers.
  */
+import { stringify } from 'yaml';
 import type { CheckResult } from './check.ts';
 import type { Report } from './run-contract.ts';
 import { PRODUCT_SETTINGS, type StandInSettings } from './stand-in.ts';
@@ -101,10 +102,7 @@ export function renderSuggestion(suggestion: Suggestion): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A plain scalar where YAML reads it back as the same string; JSON's quoted form otherwise. */
+/** The value as YAML writes a string: plain where that reads back the same, else quoted. */
 function yamlScalar(value: string): string {
-  return /^[A-Za-z][A-Za-z0-9._/-]*(:[A-Za-z0-9._/~%+-]+)*\/?$/.test(value) &&
-    !/^(true|false|null|yes|no|on|off)$/i.test(value)
-    ? value
-    : JSON.stringify(value);
+  return stringify(value).trim();
 }

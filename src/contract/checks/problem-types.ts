@@ -9,6 +9,9 @@ import type { Decided, StandIn } from '../stand-in.ts';
 
 const STOCKMOCK_TYPES = 'urn:problem-type:stockmock:';
 
+/** A URI with a scheme, as `compatibility.problemTypes` takes it. */
+const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s"]*$/;
+
 /** The names stockmock gives its problems, which a base URI of the service's own precedes. */
 const PROBLEM_NAMES = [
   'invalid-parameters',
@@ -21,7 +24,7 @@ const PROBLEM_NAMES = [
 ];
 
 /** The setting the types fit, or what no setting covers. */
-function decide(types: readonly string[]): Decided | undefined {
+export function decideProblemTypes(types: readonly string[]): Decided | undefined {
   if (types.length === 0) return undefined;
   const described = `problem types ${types.slice(0, 6).join(', ')}`;
   if (types.every((type) => type === 'about:blank')) {
@@ -37,7 +40,9 @@ function decide(types: readonly string[]): Decided | undefined {
     }),
   );
   const [base] = bases;
-  if (bases.size === 1 && base !== undefined && base !== '') {
+  // A setting takes an absolute base only: relative type URIs (RFC 9457 allows them) resolve
+  // against each answer's own URL, which no one base reproduces.
+  if (bases.size === 1 && base !== undefined && ABSOLUTE.test(base)) {
     return {
       setting: 'problemTypes',
       value: base,
@@ -52,7 +57,7 @@ export function problemTypesResult(
   standIn: StandIn,
 ): CheckResult {
   const types = [...seen.keys()];
-  const decided = decide(types);
+  const decided = decideProblemTypes(types);
   const want = standIn.settings.problemTypes;
   const fits = decided !== undefined && 'setting' in decided && decided.value === want;
   const failures: Failure[] =
