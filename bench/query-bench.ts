@@ -5,11 +5,13 @@
  * rows give the mean and the 99th percentile in µs. Run before the HTTP load of the same size,
  * it shows how much of a request the query is.
  */
-import { STOCK_STATUSES } from '../src/catalog/stock-status.ts';
-import { createQueryEngine, type QueryEngine } from '../src/query/engine.ts';
+import { DEFAULT_COMPATIBILITY } from '../src/compatibility/compatibility.ts';
+import type { QueryEngine } from '../src/query/engine.ts';
 import { paginate } from '../src/query/paginate.ts';
-import type { ProductFilter } from '../src/query/query.ts';
-import { loadScenario } from '../src/scenarios/load-scenarios.ts';
+import type { Condition } from '../src/query/query.ts';
+import { readDeclarations } from '../src/resources/declarations.ts';
+import { loadDataset, loadPlanOf } from '../src/scenarios/load-scenarios.ts';
+import { loadSpec } from '../src/spec/load-spec.ts';
 import { seededRandom } from '../src/util/seeded-random.ts';
 import { coldNeedle, sampleNames, warmNeedles } from './needles.ts';
 
@@ -22,8 +24,27 @@ export interface QueryRow {
 
 const QUERIES = 20_000;
 
+/** The shipped spec's statuses, and its filters of /v1/stock as the engine's conditions. */
+const STOCK_STATUSES = ['available', 'incoming', 'on_request', 'out_of_stock'] as const;
+interface ProductFilter {
+  readonly name?: string;
+  readonly id?: number;
+  readonly status?: string;
+}
+function conditionsOf(filter: ProductFilter): Condition[] {
+  const conditions: Condition[] = [];
+  if (filter.name !== undefined)
+    conditions.push({ field: 'name', match: 'contains', value: filter.name });
+  if (filter.id !== undefined) conditions.push({ field: 'id', match: 'exact', value: filter.id });
+  if (filter.status !== undefined) {
+    conditions.push({ field: 'status', match: 'exact', value: filter.status });
+  }
+  return conditions;
+}
+
 export async function measureQueryEngine(size: number): Promise<QueryRow[]> {
-  const catalog = await loadScenario({ generate: { count: size, seed: 1 } });
+  const plan = loadPlanOf(readDeclarations(await loadSpec()), DEFAULT_COMPATIBILITY);
+  const dataset = await loadDataset({ generate: { count: size, seed: 1 } }, plan);
   const random = seededRandom(11);
   const names = sampleNames(size);
   const warm = warmNeedles(names, random);
@@ -38,7 +59,7 @@ export async function measureQueryEngine(size: number): Promise<QueryRow[]> {
     ['name, cold mix', () => [{ name: coldNeedle(names, random) }, 1 + Math.floor(random() * 3)]],
     ['name + status', () => [{ name: any(warm), status: any(STOCK_STATUSES) }, 1]],
   ];
-  const engine = createQueryEngine(catalog);
+  const { engine } = dataset.collection('products');
   return workloads.map(([workload, next]) => ({ size, workload, ...time(engine, next) }));
 }
 
@@ -50,7 +71,7 @@ function time(
   for (let i = 0; i < QUERIES; i++) {
     const [filter, page] = next();
     const started = performance.now();
-    paginate(engine.select(filter), { page, limit: 10 });
+    paginate(engine.select(conditionsOf(filter)), { page, limit: 10 });
     micros[i] = (performance.now() - started) * 1000;
   }
   // The first tenth warms the JIT and the caches; it is not counted.

@@ -49,8 +49,9 @@ export async function adminApi(app: FastifyInstance, options: AdminOptions): Pro
   const scenariosBody = () => ({
     active: options.scenarios.active,
     scenarios: options.scenarios.names.map((name) => {
-      const catalog = options.scenarios.get(name)?.catalog;
-      return { name, products: catalog?.size ?? 0, source: catalog?.source ?? '' };
+      const dataset = options.scenarios.get(name);
+      const records = [...(dataset?.sizes.values() ?? [])].reduce((sum, size) => sum + size, 0);
+      return { name, records, source: dataset?.source ?? '' };
     }),
   });
   // The journal's filters are validated by the admin spec's own parameter schemas.
@@ -101,7 +102,7 @@ export async function adminApi(app: FastifyInstance, options: AdminOptions): Pro
     if (typeof method === 'string') filter.method = method;
     if (typeof path === 'string') filter.path = path;
     if (typeof status === 'number') filter.status = status;
-    if (level === 'status' || level === 'quantity' || level === 'none') filter.level = level;
+    if (typeof level === 'string') filter.level = level;
     return { requests: options.journal.list(filter) };
   });
   app.delete('/requests', async (_request, reply) => {

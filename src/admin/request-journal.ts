@@ -8,7 +8,7 @@ export interface JournalEntry {
   readonly path: string;
   readonly query: Readonly<Record<string, string | readonly string[]>>;
   /** The level the token gave; `none` for no token or an unknown one. Never the token. */
-  readonly level: AccessLevel | 'none';
+  readonly level: AccessLevel;
   readonly status: number;
   readonly ms: number;
   /** Set when the request chose a scenario with Prefer. */

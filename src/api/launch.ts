@@ -2,10 +2,13 @@
 import type { Logger } from 'pino';
 import type { RequestJournal } from '../admin/request-journal.ts';
 import type { Config } from '../config/config-schema.ts';
-import { loadConfig, type ConfigRequest } from '../config/load-config.ts';
+import { loadConfig, whereConfigSets, type ConfigRequest } from '../config/load-config.ts';
+import { unviewedLevelIssues } from '../resources/levels.ts';
+import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { buildApp } from '../http/build-app.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
-import { loadScenarios } from '../scenarios/load-scenarios.ts';
+import { loadPlanOf, loadScenarios } from '../scenarios/load-scenarios.ts';
+import { readDeclarations } from '../resources/declarations.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import {
   createScenarioStore,
@@ -31,11 +34,19 @@ export async function launch(options: {
   readonly journal?: RequestJournal;
 }): Promise<Launched> {
   const { config, request, log, journal } = options;
-  // The scenarios load in a worker, so the spec is read here meanwhile.
-  const [spec, scenarios] = await Promise.all([loadSpec(config.spec), loadScenarios(config)]);
+  // The declarations say what to load and index: the spec is read first.
+  const spec = await loadSpec(config.spec);
+  const declarations = readDeclarations(spec);
+  // Checked here, where the config's own place of each token is known.
+  refuseOnIssues(
+    unviewedLevelIssues(declarations, config.tokens, await whereConfigSets(request, 'tokens')),
+  );
+  const plan = loadPlanOf(declarations, config.compatibility);
+  const scenarios = await loadScenarios(config, plan);
   const catalogs = createScenarioStore(scenarios, config.scenario ?? DEFAULT_SCENARIO);
   const reloader = createReloader({
     store: catalogs,
+    plan,
     initialConfig: config,
     // The config file too is read once it settles, as the last good config says.
     readConfig: () => loadConfig({ ...request, settleMs: reloader.config.reloadSettleMs }),
@@ -43,6 +54,7 @@ export async function launch(options: {
   const app = await buildApp({
     config,
     spec,
+    declarations,
     catalogs,
     reloader,
     log,

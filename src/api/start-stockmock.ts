@@ -15,7 +15,6 @@ import {
   type JournalEntry,
   type JournalFilter,
 } from '../admin/request-journal.ts';
-import type { FixtureProduct } from '../catalog/fixture-schema.ts';
 import { loadConfig, type ConfigLayer, type ConfigRequest } from '../config/load-config.ts';
 import { FIXTURE_HEADER, formatFixtureLine } from '../generate/format-fixture.ts';
 import { createAppLogger } from '../http/app-logger.ts';
@@ -23,11 +22,14 @@ import { formatSourceIssue, SourceError, type SourceIssue } from '../problems/so
 import type { ReloadResult } from '../scenarios/reloader.ts';
 import { launch } from './launch.ts';
 
+/** One record as a fixture file lists it: `{ id, name, quantity?, status?, …extra fields }`. */
+export type FixtureRecord = Readonly<Record<string, unknown>>;
+
 /** The data: products inline, or a fixture file (default: the shipped catalogue); not both. */
 type DataOptions =
   | {
       /** As a fixture file lists them: `{ id, name, quantity?, status?, …extra fields }`. */
-      readonly products: readonly FixtureProduct[];
+      readonly products: readonly FixtureRecord[];
       readonly fixtures?: never;
     }
   | { readonly fixtures?: string; readonly products?: never };
@@ -133,7 +135,7 @@ interface InlineFixture {
  * Inline products go through the very path a fixture file takes (validation, the loading
  * worker, reloads), written to a file of their own that `close` removes.
  */
-async function writeInlineFixture(products: readonly FixtureProduct[]): Promise<InlineFixture> {
+async function writeInlineFixture(products: readonly FixtureRecord[]): Promise<InlineFixture> {
   const folder = await mkdtemp(join(tmpdir(), 'stockmock-'));
   const file = join(folder, 'products.yaml');
   await writeFile(file, FIXTURE_HEADER + products.map(formatFixtureLine).join(''));

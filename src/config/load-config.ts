@@ -8,7 +8,7 @@ import { describeAjvError, fieldPathOf, formatField } from '../source/describe-a
 import { readSourceText } from '../source/read-source-text.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import type { ErrorObject } from 'ajv';
-import { COMPATIBILITY_ENV, DEFAULT_COMPATIBILITY } from '../access/compatibility.ts';
+import { COMPATIBILITY_ENV, DEFAULT_COMPATIBILITY } from '../compatibility/compatibility.ts';
 import { DEFAULT_SCENARIO } from '../scenarios/scenario-store.ts';
 import { ConfigLayerSchema, ConfigSchema, type Config } from './config-schema.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
@@ -81,23 +81,7 @@ interface NamedLayer {
 
 /** Merges the layers, resolves paths and validates the result; the result is deep-frozen. */
 export async function loadConfig(request: ConfigRequest): Promise<Config> {
-  const configFile = await findConfigFile(request);
-  const layers: NamedLayer[] = [
-    { layer: DEFAULTS, where: (path) => ({ file: 'defaults', field: formatField(path) }) },
-  ];
-  if (configFile !== undefined) layers.push(await readConfigFile(configFile, request.settleMs));
-  const { cwd } = request;
-  layers.push(unlocated('environment', envLayer(request.env), cwd, envPath));
-  const flagsFrom = request.flagsFrom ?? 'command line';
-  const flagPath =
-    flagsFrom === 'command line'
-      ? ([field = '', ...rest]: readonly (string | number)[]) => [
-          `--${kebabCase(String(field))}`,
-          ...rest,
-        ]
-      : (path: readonly (string | number)[]) => path;
-  layers.push(unlocated(flagsFrom, request.flags ?? {}, cwd, flagPath));
-
+  const layers = await configLayers(request);
   const merged = Object.assign({}, ...layers.map(({ layer }) => layer)) as Record<string, unknown>;
   // `admin` and `compatibility` merge one level deep: an environment variable or a file that
   // sets one member keeps the others.
@@ -130,6 +114,41 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
     ]);
   }
   return deepFreeze(merged);
+}
+
+/**
+ * Where the config's value of a field was set, to report an issue that only a later step can
+ * find (a token level that the spec declares no view for): the file and line of the layer that
+ * set it, or the environment or the flags.
+ */
+export async function whereConfigSets(
+  request: ConfigRequest,
+  field: keyof Config,
+): Promise<NamedLayer['where']> {
+  const layers = await configLayers(request);
+  const from = layers.findLast(({ layer }) => layer[field] !== undefined) ?? layers[0];
+  return (from as NamedLayer).where;
+}
+
+/** The layers of a config, lowest first: defaults, file, environment, flags. */
+async function configLayers(request: ConfigRequest): Promise<NamedLayer[]> {
+  const configFile = await findConfigFile(request);
+  const layers: NamedLayer[] = [
+    { layer: DEFAULTS, where: (path) => ({ file: 'defaults', field: formatField(path) }) },
+  ];
+  if (configFile !== undefined) layers.push(await readConfigFile(configFile, request.settleMs));
+  const { cwd } = request;
+  layers.push(unlocated('environment', envLayer(request.env), cwd, envPath));
+  const flagsFrom = request.flagsFrom ?? 'command line';
+  const flagPath =
+    flagsFrom === 'command line'
+      ? ([field = '', ...rest]: readonly (string | number)[]) => [
+          `--${kebabCase(String(field))}`,
+          ...rest,
+        ]
+      : (path: readonly (string | number)[]) => path;
+  layers.push(unlocated(flagsFrom, request.flags ?? {}, cwd, flagPath));
+  return layers;
 }
 
 /**

@@ -6,7 +6,7 @@
  * target decided, so that `--suggest-config` can write the settings that match it.
  *
  * The checker keeps this definition of its own rather than importing the stand-in's
- * (src/access/compatibility.ts): it judges targets, and must not move with stockmock's code.
+ * (src/compatibility/compatibility.ts): it judges targets, and must not move with stockmock's code.
  */
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { readingOfSpec, type Reading } from './reading.ts';

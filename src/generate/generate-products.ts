@@ -7,7 +7,6 @@
  * products that is seconds saved at every start of a generated scenario.
  */
 import { Faker, en } from '@faker-js/faker';
-import type { FixtureProduct } from '../catalog/fixture-schema.ts';
 import { seededRandom } from '../util/seeded-random.ts';
 import { skuOf } from './generated-extras.ts';
 
@@ -17,7 +16,12 @@ export interface GenerateOptions {
 }
 
 /** One generated fixture entry: the known fields and the extra fields, in a fixed order. */
-export type GeneratedProduct = FixtureProduct & {
+export type GeneratedProduct = {
+  readonly id: number;
+  readonly name: string;
+  /** Absolute stock; null or absent when unknown. */
+  readonly quantity?: number | null;
+  status?: 'incoming';
   readonly category: string;
   readonly material: string;
   readonly color: string;

@@ -50,19 +50,26 @@ export function extrasBuffersOf(data: GeneratedExtrasData): ArrayBuffer[] {
   );
 }
 
-/** The extra fields of the product with an id, as JSON object text. */
-export function extrasJsonOf(data: GeneratedExtrasData): (id: number) => string {
+/**
+ * The fields of the product with an id that the collection does not declare, as JSON object
+ * text: the generator's extra fields, but those a spec declares (and so keeps by column).
+ */
+export function extrasJsonOf(
+  data: GeneratedExtrasData,
+  declared: ReadonlyMap<string, unknown>,
+): (id: number) => string {
   const { categories, materials, colors, prices, words } = data;
   return (id) => {
     const index = id - 1;
     // The generator's field order.
-    return JSON.stringify({
-      category: words[categories[index] as number],
-      material: words[materials[index] as number],
-      color: words[colors[index] as number],
-      price_eur: prices[index],
-      sku: skuOf(id),
-    });
+    const extras: [string, string | number][] = [
+      ['category', words[categories[index] as number] as string],
+      ['material', words[materials[index] as number] as string],
+      ['color', words[colors[index] as number] as string],
+      ['price_eur', prices[index] as number],
+      ['sku', skuOf(id)],
+    ];
+    return JSON.stringify(Object.fromEntries(extras.filter(([field]) => !declared.has(field))));
   };
 }
 

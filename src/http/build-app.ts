@@ -9,6 +9,7 @@ import {
   type RequestJournal,
 } from '../admin/request-journal.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
+import { loadPlanOf } from '../scenarios/load-scenarios.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
 import { ProblemError } from '../problems/problem-error.ts';
@@ -18,7 +19,13 @@ import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import { SILENT_LOGGER } from './app-logger.ts';
 import { answerClientError } from './client-errors.ts';
-import type { OperationHandler } from './operation-handler.ts';
+import { operationHandler, type OperationHandler } from './operation-handler.ts';
+import { dataOperations } from '../dataset/dataset.ts';
+import { readDeclarations, type Declarations } from '../resources/declarations.ts';
+import { reshapeViews } from '../resources/reshape-views.ts';
+import { unviewedLevelIssues } from '../resources/levels.ts';
+import { refuseOnIssues } from '../source/read-yaml-source.ts';
+import { formatField } from '../source/describe-ajv-error.ts';
 import accept from './plugins/accept.ts';
 import cors from './plugins/cors.ts';
 import bearerAuth from './plugins/bearer-auth.ts';
@@ -35,13 +42,12 @@ import { OneLinePerRequest } from './request-log.ts';
 import { createRequestOrigin } from './request-origin.ts';
 import { rateLimitConfig, registerRateLimit } from '../simulation/rate-limit.ts';
 import simulation from '../simulation/simulation-plugin.ts';
-import { metaHandlers } from './routes/meta.ts';
-import { productHandlers } from './routes/products.ts';
-import { stockHandlers } from './routes/stock.ts';
 
 export interface AppDeps {
   readonly config: Config;
   readonly spec: LoadedSpec;
+  /** What the spec declares to serve; read from the spec unless given. */
+  readonly declarations?: Declarations;
   readonly catalogs: ScenarioStore;
   /** Reloads config and data for the admin API; default: the same config, files read anew. */
   readonly reloader?: Reloader;
@@ -71,8 +77,12 @@ const RESOURCE_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, catalogs } = deps;
+  // Every operation is served as the spec declares it (src/resources/): no operation is named here.
+  const declarations = deps.declarations ?? readDeclarations(deps.spec);
   // The compatibility settings shape what is served, and so the spec that is served and routed by.
-  const spec = await applyCompatibility(deps.spec, config.compatibility);
+  const spec = await applyCompatibility(deps.spec, config.compatibility, (document) => {
+    reshapeViews(document, declarations, config.compatibility);
+  });
   const log = deps.log ?? SILENT_LOGGER;
   // Fastify's base type: the app's type must not depend on pino's.
   const requestLog: FastifyBaseLogger = log;
@@ -132,29 +142,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     resources: routes.map((route) => ({ path: route.path, methods: RESOURCE_METHODS })),
   });
 
-  // Their answers are a function of the catalogue, URL, access level and origin: see rendered-answers.ts.
-  const catalogueHandlers: Record<string, OperationHandler> = {
-    ...stockHandlers(config.compatibility),
-    ...productHandlers(config.compatibility),
-  };
-  const handlers: Record<string, OperationHandler> = {
-    ...catalogueHandlers,
-    ...metaHandlers(spec),
-  };
-  const unserved = routes.filter((route) => handlers[route.operationId] === undefined);
-  if (unserved.length > 0) {
-    throw new Error(`No handler for ${unserved.map((route) => route.operationId).join(', ')}`);
-  }
+  refuseOnIssues(
+    unviewedLevelIssues(declarations, config.tokens, (path) => ({
+      file: 'config',
+      field: formatField(path),
+    })),
+  );
+  const data = dataOperations(declarations, config.compatibility);
+  const handlers = new Map(
+    routes.map((route) => {
+      const declaration = declarations.operations.get(route.operationId);
+      if (declaration === undefined)
+        throw new Error(`${route.operationId} declares nothing to serve`);
+      return [
+        route.operationId,
+        operationHandler(declaration, data.get(route.operationId), spec),
+      ] as const;
+    }),
+  );
   const originOf = createRequestOrigin(config.baseUrl, `${config.host}:${String(config.port)}`);
   const keptAnswers = deps.keptAnswers === undefined ? createKeptAnswers() : deps.keptAnswers;
   for (const route of routes) {
-    const handler = handlers[route.operationId] as OperationHandler;
-    // Only pages of a list are kept. A single item (a path with an id) is written in about a
-    // microsecond, less than its key and lookup cost, and clients that ask for ids across the
-    // catalogue rarely repeat one: measured at 100 000 products, logLevel warn, random ids, four
-    // alternating rounds, 43 100–45 300 req/s with single items kept, 49 100–51 900 without.
-    const keepsAnswers =
-      catalogueHandlers[route.operationId] !== undefined && !route.path.includes('{');
+    const handler = handlers.get(route.operationId) as OperationHandler;
+    // Only pages of a list are kept. A single item is written in about a microsecond, less
+    // than its key and lookup cost, and clients that ask for ids across the catalogue rarely
+    // repeat one: measured at 100 000 products, logLevel warn, random ids, four alternating
+    // rounds, 43 100–45 300 req/s with single items kept, 49 100–51 900 without.
+    const keepsAnswers = data.get(route.operationId)?.kind === 'list';
     app.route({
       method: route.method,
       url: route.url,
@@ -170,7 +184,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         catalogs,
         keptAnswers: keepsAnswers ? (keptAnswers ?? undefined) : undefined,
         originOf,
-        listing: config.compatibility,
       }),
     });
   }
@@ -185,7 +198,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (adminToken !== undefined && journal !== undefined) {
     const reloader =
       deps.reloader ??
-      createReloader({ store: catalogs, initialConfig: config, readConfig: async () => config });
+      createReloader({
+        store: catalogs,
+        initialConfig: config,
+        readConfig: async () => config,
+        plan: loadPlanOf(declarations, config.compatibility),
+      });
     await app.register(adminApi, {
       prefix: '/__admin',
       token: adminToken,

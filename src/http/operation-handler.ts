@@ -1,32 +1,27 @@
-/** @module The contract between the route loop and the handlers of the spec's operations. */
+/**
+ * @module The handler of each declared operation: a data operation's one call and its writer,
+ * health, or the spec itself. No operation is named here: each comes from the spec's
+ * declarations (src/resources/).
+ */
 import type { FastifyRequest } from 'fastify';
-import type { Catalog } from '../catalog/catalog.ts';
-import type { Compatibility } from '../access/compatibility.ts';
-import { isStockStatus } from '../catalog/stock-status.ts';
-import { ProblemError } from '../problems/problem-error.ts';
-import { PROBLEMS } from '../problems/problem-types.ts';
-import { buildLinks, type Links } from '../query/links.ts';
-import type { QueryEngine } from '../query/engine.ts';
-import { applyListRules, type ListRules } from '../query/list-rules.ts';
-import { paginate } from '../query/paginate.ts';
-import type { PageRequest, ProductFilter } from '../query/query.ts';
+import { stringify } from 'yaml';
+import type { DataOperation, Dataset, ListQuery } from '../dataset/dataset.ts';
+import { buildLinks } from '../query/links.ts';
+import type { Condition } from '../query/query.ts';
+import type { OperationDeclaration } from '../resources/declarations.ts';
+import type { LoadedSpec } from '../spec/load-spec.ts';
+import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../spec/pagination.ts';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
 
 export interface OperationContext {
   readonly request: FastifyRequest;
   /** Parameters parsed and validated by the spec, defaults applied. */
   readonly values: ReadonlyMap<string, ParameterValue>;
-  /** The catalogue this request is answered from, read once… */
-  readonly catalog: Catalog;
-  /** …and the query engine over it. */
-  readonly engine: QueryEngine;
+  /** The data this request is answered from, read once. */
+  readonly dataset: Dataset;
   /** `http://host:port`: where absolute links start. A function: only lists need it. */
   origin(): string;
-  /** How lists are ordered, matched and paged past their end (the compatibility settings). */
-  readonly listing: ListingRules;
 }
-
-export type ListingRules = ListRules & Pick<Compatibility, 'pastTheEnd'>;
 
 export interface OperationResult {
   /** Serialised as JSON; a string is sent as it is, as text of `type`. */
@@ -39,82 +34,97 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export type OperationHandler = (context: OperationContext) => OperationResult;
 
-/** The list filters, in the order links repeat them. */
-const FILTERS = ['name', 'id', 'status'] as const;
-
-/** A page of the filtered catalogue, each position read by `view`, with its links. */
-export function listPage<T>(
-  context: OperationContext,
-  view: (catalog: Catalog, position: number) => T,
-): { data: T[]; links: Links } {
-  const { positions, links } = pageOf(context);
-  return { data: positions.map((position) => view(context.catalog, position)), links };
-}
-
-/** The same page as JSON text, each position written by `write` as the JSON of its item. */
-export function listPageJson(
-  context: OperationContext,
-  write: (catalog: Catalog, position: number) => string,
-): string {
-  const { positions, links } = pageOf(context);
-  let data = '';
-  for (const [index, position] of positions.entries()) {
-    data += index === 0 ? write(context.catalog, position) : `,${write(context.catalog, position)}`;
+/** The handler of a declared operation. */
+export function operationHandler(
+  declaration: OperationDeclaration,
+  data: DataOperation | undefined,
+  spec: LoadedSpec,
+): OperationHandler {
+  switch (declaration.kind) {
+    case 'health':
+      return (context) => ({
+        body: {
+          status: 'ok',
+          ...Object.fromEntries(
+            declaration.counts.map(([output, collection]) => [
+              output,
+              context.dataset.sizes.get(collection) ?? 0,
+            ]),
+          ),
+        },
+      });
+    case 'document':
+      return documentHandler(spec, declaration.format);
+    case 'item':
+    case 'list':
+      if (data === undefined) throw new Error(`${declaration.kind}: no data operation`);
+      return data.kind === 'list' ? listHandler(data) : itemHandler(data);
   }
-  return `{"data":[${data}],"links":${JSON.stringify(links)}}`;
 }
 
-/** The positions on the requested page of the filtered catalogue, and the page's links. */
-function pageOf(context: OperationContext): { positions: readonly number[]; links: Links } {
-  const { values } = context;
-  const filter: { -readonly [K in keyof ProductFilter]: ProductFilter[K] } = {};
-  const name = values.get('name');
-  const id = values.get('id');
-  const status = values.get('status');
-  if (typeof name === 'string') filter.name = name;
-  if (typeof id === 'number') filter.id = id;
-  if (isStockStatus(status)) filter.status = status;
-
-  const selection = applyListRules(
-    context.engine.select(filter),
-    context.catalog,
-    filter.name,
-    context.listing,
-  );
-  const page = paginate(selection, pageRequestOf(values));
-  if (context.listing.pastTheEnd === 'not-found' && page.page > page.lastPage) {
-    throw ProblemError.from(
-      PROBLEMS.NOT_FOUND,
-      `Page ${String(page.page)} is past the last page, ${String(page.lastPage)}.`,
-    );
-  }
-  // Links name the collection as the spec does, also when it was asked for with a trailing slash.
-  const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
-  const links = buildLinks(
-    {
-      url: `${context.origin()}${path}`,
-      filters: FILTERS.flatMap((key) => {
-        const value = values.get(key);
-        return value === undefined ? [] : [[key, value] as const];
-      }),
-    },
-    page,
-  );
-  return { positions: page.items, links };
+function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): OperationHandler {
+  const { filters } = operation.declaration;
+  return (context) => {
+    const { values } = context;
+    const conditions: Condition[] = [];
+    const repeated: (readonly [string, ParameterValue])[] = [];
+    for (const filter of filters) {
+      const value = values.get(filter.parameter);
+      if (value === undefined) continue;
+      conditions.push({ field: filter.field, match: filter.match, value });
+      repeated.push([filter.parameter, value]);
+    }
+    const query: ListQuery = { conditions, page: pageRequestOf(values) };
+    const page = operation.list(context.dataset, query);
+    // Links name the collection as the spec does, also when it was asked for with a trailing slash.
+    const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
+    const links = buildLinks({ url: `${context.origin()}${path}`, filters: repeated }, page);
+    const data = operation.writePage(context.dataset, page, context.request.accessLevel);
+    return { body: `{"data":${data},"links":${JSON.stringify(links)}}`, type: JSON_TYPE };
+  };
 }
 
-/** `limit` and `page` always have values: the spec gives their defaults. */
-function pageRequestOf(values: ReadonlyMap<string, ParameterValue>): PageRequest {
-  const limit = values.get('limit');
-  const page = values.get('page');
+function itemHandler(operation: Extract<DataOperation, { kind: 'item' }>): OperationHandler {
+  const { parameter } = operation.declaration;
+  return (context) => {
+    const key = context.values.get(parameter);
+    if (typeof key !== 'number') throw new Error(`${parameter} must be an integer by the spec`);
+    const item = operation.get(context.dataset, key, context.request.accessLevel);
+    return { body: `{"data":${item}}`, type: JSON_TYPE };
+  };
+}
+
+/** `limit` and `page` always have values: the declarations require their defaults. */
+function pageRequestOf(values: ReadonlyMap<string, ParameterValue>): ListQuery['page'] {
+  const limit = values.get(LIMIT_PARAMETER);
+  const page = values.get(PAGE_PARAMETER);
   if (typeof limit !== 'number' || typeof page !== 'number') {
     throw new Error('The spec must give limit and page integer schemas with defaults');
   }
   return { limit, page };
 }
 
-/** The position of the product a path id names, or -1; the id is valid by the spec. */
-export function positionOfPathId(context: OperationContext): number {
-  const id = context.values.get('id');
-  return typeof id === 'number' ? context.catalog.byId.positionOf(id) : -1;
+/** Stands for the origin in the rendered spec; no spec holds it (its NULs cannot be typed). */
+const ORIGIN = '\u0000origin\u0000';
+
+function documentHandler(spec: LoadedSpec, format: 'json' | 'yaml'): OperationHandler {
+  // The served spec's only server is this stockmock, at the origin its links use (the base URL,
+  // else the request's), so that a client generated from it calls this server on any port:
+  // the file's `http://localhost:4010` is right only on the default port.
+  const served = { ...spec.document, servers: [{ url: ORIGIN, description: 'This stockmock' }] };
+  // A double-quoted JSON string is also a YAML scalar: one escaping serves both.
+  const fill = (parts: readonly string[], origin: string): string =>
+    parts.join(JSON.stringify(origin));
+  if (format === 'json') {
+    // Rendered once around the origin: the spec does not change while the server runs.
+    const json = JSON.stringify(served).split(JSON.stringify(ORIGIN));
+    return (context) => ({ body: fill(json, context.origin()), type: JSON_TYPE });
+  }
+  // The YAML only when first asked for: rendering it took 36 ms of every start, and most runs
+  // never ask.
+  let yaml: string[] | undefined;
+  return (context) => ({
+    body: fill((yaml ??= stringify(served).split(stringify(ORIGIN).trim())), context.origin()),
+    type: 'application/yaml; charset=utf-8',
+  });
 }

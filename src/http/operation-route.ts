@@ -7,7 +7,7 @@ import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import type { Dataset, ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { RouteDef } from '../spec/route-table.ts';
-import { JSON_TYPE, type ListingRules, type OperationHandler } from './operation-handler.ts';
+import { JSON_TYPE, type OperationHandler } from './operation-handler.ts';
 import { addPreferenceApplied } from './prefer.ts';
 import { answerKey, type KeptAnswers } from './rendered-answers.ts';
 import type { RequestOrigin } from './request-origin.ts';
@@ -19,12 +19,11 @@ export interface OperationRouteOptions {
   /** Where the operation's answers are kept (see rendered-answers.ts); none for meta routes. */
   readonly keptAnswers: KeptAnswers | undefined;
   readonly originOf: RequestOrigin;
-  readonly listing: ListingRules;
 }
 
 /** A synchronous handler: a throw becomes the error answer, and no promise is made per request. */
 export function operationRoute(options: OperationRouteOptions): RouteHandlerMethod {
-  const { route, handler, catalogs, keptAnswers, originOf, listing } = options;
+  const { route, handler, catalogs, keptAnswers, originOf } = options;
   return (request, reply) => {
     const origin = (): string => originOf(request);
     // The dataset asked for, looked up once; an unknown scenario is refused only after the
@@ -54,8 +53,8 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
         { errors: parsed.issues },
       );
     }
-    const { catalog, engine } = servedDataset(catalogs, dataset, scenario, reply);
-    const result = handler({ request, values: parsed.values, catalog, engine, origin, listing });
+    const served = servedDataset(catalogs, dataset, scenario, reply);
+    const result = handler({ request, values: parsed.values, dataset: served, origin });
     if (key === undefined || keptAnswers === undefined) {
       reply.type(result.type ?? JSON_TYPE).send(result.body);
       return;

@@ -4,7 +4,7 @@
  * stockmock's; a service that names them otherwise is matched here, in one place.
  */
 import { STATUS_CODES } from 'node:http';
-import type { Compatibility } from '../access/compatibility.ts';
+import type { Compatibility } from '../compatibility/compatibility.ts';
 import type { ProblemBody } from './problem-error.ts';
 
 export type ProblemStyle = Pick<Compatibility, 'problemTypes' | 'parameterErrors'>;

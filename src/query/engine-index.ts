@@ -1,96 +1,120 @@
-/** @module What the query engine derives from a catalogue's columns, once per catalogue. */
-import type { CatalogColumns } from '../catalog/catalog.ts';
-import { STOCK_STATUSES } from '../catalog/stock-status.ts';
-import { unpackStrings, type PackedStrings } from '../util/packed-strings.ts';
+/** @module What the query engine derives from a collection's columns, once per load. */
+import { packStrings, unpackStrings, type PackedStrings } from '../util/packed-strings.ts';
+import { foldName } from './fold-name.ts';
 import { buildNameIndexData, nameIndexBuffers, type NameIndexData } from './name-index.ts';
+import type { Column } from './query.ts';
 
 /**
- * What is derived from the columns: typed arrays only, so that the loading worker builds it and
- * moves it to the serving thread (see scenarios/load-scenarios.ts). Private to the engine: the
- * layouts (such as `counts[name * 4 + status]`) may change with it.
+ * The positions that hold each value of a column, ascending, value after value: value `v`'s
+ * are `positions[starts[v]]` up to `starts[v + 1]`. One array, not one per value: a hundred
+ * thousand names were a hundred thousand buffers to move and to collect.
  */
-export interface EngineIndexData {
-  /** For each STOCK_STATUSES index, the positions of its products, ascending. */
-  readonly byStatus: readonly Int32Array[];
-  /**
-   * The positions of each distinct name's products, ascending, name after name: name `n`'s are
-   * `postings[postingStarts[n]]` up to `postingStarts[n + 1]`. One array, not one per name: a
-   * hundred thousand names were a hundred thousand buffers to move and to collect.
-   */
-  readonly postings: Int32Array;
-  readonly postingStarts: Int32Array;
-  /** How many products have each name and status: `counts[name * STATUSES + status]`. */
-  readonly counts: Int32Array;
-  /** How many products have each name, whatever their status: the sum of its `counts`. */
-  readonly nameSizes: Int32Array;
-  /** The trigram index of the distinct names; none past its size limit (see name-index.ts). */
+export interface Postings {
+  readonly positions: Int32Array;
+  readonly starts: Int32Array;
+}
+
+/** A `contains` field: its distinct values folded, numbered, listed and indexed by trigram. */
+export interface TextIndexData {
+  /** Every distinct folded value, packed. */
+  readonly folded: PackedStrings;
+  /** For the record at each position, the number of its folded value; -1 where it has none. */
+  readonly of: Int32Array;
+  readonly postings: Postings;
+  /** The trigram index of the folded values; none past its size limit (see name-index.ts). */
   readonly grams: NameIndexData | undefined;
 }
 
-/** The derived data with the catalogue's own columns: what the engine reads. */
-export interface EngineIndex extends EngineIndexData {
-  /** How many products. */
-  readonly size: number;
-  /** Every distinct folded name, packed (the catalogue's). */
-  readonly names: PackedStrings;
-  /** For the product at each position, the index of its name in `names` (the catalogue's). */
-  readonly nameOf: Int32Array;
-  /** For the product at each position, its STOCK_STATUSES index (the catalogue's). */
-  readonly statusOf: Uint8Array;
+/**
+ * What is derived from the columns: typed arrays only, so that the loading worker builds it and
+ * moves it to the serving thread. Private to the engine: the layouts may change with it.
+ */
+export interface EngineIndexData {
+  /** Postings of each field that an `exact` condition reads (by its column's numbers). */
+  readonly exact: Readonly<Record<string, Postings>>;
+  /** The text index of each field that a `contains` condition reads. */
+  readonly contains: Readonly<Record<string, TextIndexData>>;
 }
 
-export const STATUSES = STOCK_STATUSES.length;
+/** Which fields the declarations filter, and how: what is worth indexing at load. */
+export interface IndexPlan {
+  readonly exact: readonly string[];
+  readonly contains: readonly string[];
+}
 
-/** Two passes over the columns, and the trigram index: the work a request would otherwise do. */
-export function buildEngineIndexData(columns: CatalogColumns): EngineIndexData {
-  const { foldedNameOf: nameOf, statusOf } = columns;
-  const nameCount = columns.foldedNames.ends.length;
-  const size = nameOf.length;
-  const statusSizes = new Int32Array(STATUSES);
-  const counts = new Int32Array(nameCount * STATUSES);
-  const nameSizes = new Int32Array(nameCount);
-  for (let position = 0; position < size; position++) {
-    const status = statusOf[position] as number;
-    const name = nameOf[position] as number;
-    statusSizes[status] = (statusSizes[status] as number) + 1;
-    nameSizes[name] = (nameSizes[name] as number) + 1;
-    const cell = name * STATUSES + status;
-    counts[cell] = (counts[cell] as number) + 1;
+export function buildEngineIndexData(
+  columns: Readonly<Record<string, Column>>,
+  plan: IndexPlan,
+): EngineIndexData {
+  const exact: Record<string, Postings> = {};
+  for (const field of plan.exact) {
+    const column = columns[field];
+    if (column !== undefined) exact[field] = postingsOf(column.of, column.values.ends.length);
   }
-  const byStatus = Array.from(statusSizes, (count) => new Int32Array(count));
-  const postingStarts = new Int32Array(nameCount + 1);
-  for (let name = 0; name < nameCount; name++) {
-    postingStarts[name + 1] = (postingStarts[name] as number) + (nameSizes[name] as number);
+  const contains: Record<string, TextIndexData> = {};
+  for (const field of plan.contains) {
+    const column = columns[field];
+    if (column !== undefined) contains[field] = textIndexOf(column.values, column.of);
   }
-  const postings = new Int32Array(size);
-  const statusFilled = new Int32Array(STATUSES);
-  const nameFilled = postingStarts.slice(0, nameCount);
-  for (let position = 0; position < size; position++) {
-    const status = statusOf[position] as number;
-    const name = nameOf[position] as number;
-    (byStatus[status] as Int32Array)[statusFilled[status] as number] = position;
-    statusFilled[status] = (statusFilled[status] as number) + 1;
-    postings[nameFilled[name] as number] = position;
-    nameFilled[name] = (nameFilled[name] as number) + 1;
+  return { exact, contains };
+}
+
+/** Two passes over the numbers, a counting sort: positions stay ascending within each value. */
+export function postingsOf(of: Int32Array, distinct: number): Postings {
+  const starts = new Int32Array(distinct + 1);
+  for (const number of of) if (number >= 0) starts[number + 1] = (starts[number + 1] as number) + 1;
+  for (let value = 0; value < distinct; value++) {
+    starts[value + 1] = (starts[value + 1] as number) + (starts[value] as number);
   }
+  const positions = new Int32Array(starts[distinct] as number);
+  const filled = starts.slice(0, distinct);
+  of.forEach((number, position) => {
+    if (number < 0) return;
+    positions[filled[number] as number] = position;
+    filled[number] = (filled[number] as number) + 1;
+  });
+  return { positions, starts };
+}
+
+/** Folds each distinct value once (values repeat a lot: names of a million products, ten thousand). */
+function textIndexOf(values: PackedStrings, valueOf: Int32Array): TextIndexData {
+  const numbers = new Map<string, number>();
+  const foldedOfValue = unpackStrings(values).map((json) => {
+    const value = JSON.parse(json) as unknown;
+    if (typeof value !== 'string') return -1;
+    const folded = foldName(value);
+    let number = numbers.get(folded);
+    if (number === undefined) {
+      number = numbers.size;
+      numbers.set(folded, number);
+    }
+    return number;
+  });
+  const of = valueOf.map((value) => (value < 0 ? -1 : (foldedOfValue[value] as number)));
+  const folded = [...numbers.keys()];
   return {
-    byStatus,
-    postings,
-    postingStarts,
-    counts,
-    nameSizes,
-    grams: buildNameIndexData(unpackStrings(columns.foldedNames)),
+    folded: packStrings(folded),
+    of,
+    postings: postingsOf(of, folded.length),
+    grams: buildNameIndexData(folded),
   };
 }
 
 /** The buffers of the derived data, to move to another thread instead of copying them. */
 export function engineIndexBuffers(data: EngineIndexData): ArrayBuffer[] {
-  return [...data.byStatus, data.postings, data.postingStarts, data.counts, data.nameSizes]
+  const postings = (p: Postings) => [p.positions, p.starts];
+  return [
+    ...Object.values(data.exact).flatMap(postings),
+    ...Object.values(data.contains).flatMap((text) => [
+      text.folded.ends,
+      text.of,
+      ...postings(text.postings),
+    ]),
+  ]
     .map((array) => array.buffer as ArrayBuffer)
-    .concat(data.grams === undefined ? [] : nameIndexBuffers(data.grams));
-}
-
-export function engineIndexOf(columns: CatalogColumns, data: EngineIndexData): EngineIndex {
-  const { foldedNames: names, foldedNameOf: nameOf, statusOf } = columns;
-  return Object.freeze({ ...data, size: nameOf.length, names, nameOf, statusOf });
+    .concat(
+      Object.values(data.contains).flatMap((text) =>
+        text.grams === undefined ? [] : nameIndexBuffers(text.grams),
+      ),
+    );
 }

@@ -1,30 +1,39 @@
 /**
- * @module The query engine's one seam: a catalogue in, filtered selections out.
+ * @module The query engine's one seam: a collection's columns in, filtered selections out.
  *
- * Everything else reads a filter's result through this interface: how many products match
+ * Everything else reads a filter's result through this interface: how many records match
  * (`total`), and the positions on a page (`slice`, which paginate() calls). The indexes, their
  * layouts and the caches behind it are the engine's own, made with it and gone with it; a reload
- * is a new catalogue and a new engine.
+ * is a new collection and a new engine.
  */
-import type { Catalog } from '../catalog/catalog.ts';
-import { buildEngineIndexData, engineIndexBuffers, type EngineIndexData } from './engine-index.ts';
+import {
+  buildEngineIndexData,
+  engineIndexBuffers,
+  type EngineIndexData,
+  type IndexPlan,
+} from './engine-index.ts';
 import { createIndexedEngine, SERVING_TUNING } from './indexed-engine.ts';
-import type { ProductFilter } from './query.ts';
+import type { Column, Condition, EngineSource } from './query.ts';
 import type { Selection } from './selection.ts';
 
+export type { IndexPlan } from './engine-index.ts';
+
 export interface QueryEngine {
-  /** The products that match every given filter, as positions in id order. */
-  select(filter: ProductFilter): Selection;
+  /** The records that meet every condition, as positions in key order. */
+  select(conditions: readonly Condition[]): Selection;
 }
 
 /**
- * The engine's indexes over a catalogue, built where the catalogue is loaded (the loading
+ * The engine's indexes over a collection, built where the collection is loaded (the loading
  * worker) and handed over with it. Opaque outside src/query/: only moved, never read.
  */
 export type EngineData = EngineIndexData & { readonly __engineData: unique symbol };
 
-export function buildEngineData(catalog: Catalog): EngineData {
-  return buildEngineIndexData(catalog.columns) as EngineData;
+export function buildEngineData(
+  columns: Readonly<Record<string, Column>>,
+  plan: IndexPlan,
+): EngineData {
+  return buildEngineIndexData(columns, plan) as EngineData;
 }
 
 /** The buffers of EngineData, to move to another thread instead of copying them. */
@@ -33,9 +42,9 @@ export function engineDataBuffers(data: EngineData): ArrayBuffer[] {
 }
 
 /**
- * The engine a catalogue is served with, over indexes built at load (given, or built here), so
- * that no request pays for them.
+ * The engine a collection is served with, over indexes built at load, so that no request pays
+ * for them.
  */
-export function createQueryEngine(catalog: Catalog, data?: EngineData): QueryEngine {
-  return createIndexedEngine(catalog, SERVING_TUNING, data);
+export function createQueryEngine(source: EngineSource, data: EngineData): QueryEngine {
+  return createIndexedEngine(source, data, SERVING_TUNING);
 }

@@ -1,30 +1,22 @@
 /**
- * @module The indexed query engine: name substring, id and status, combined with AND, over the
- * indexes of engine-index.ts and the caches below. engine.ts gives it to the rest of the code
- * with its tuning fixed; the tuning is a parameter here so that the equivalence suite can reach
- * every path with small catalogues.
+ * @module The indexed query engine: `exact` and `contains` conditions on any declared field,
+ * combined with AND, over the indexes of engine-index.ts and the caches below. engine.ts gives
+ * it to the rest of the code with its tuning fixed; the tuning is a parameter here so that the
+ * equivalence suite can reach every path with small collections.
  */
-import type { Catalog } from '../catalog/catalog.ts';
-import { foldName } from '../catalog/fold-name.ts';
-import { STOCK_STATUSES } from '../catalog/stock-status.ts';
-import {
-  buildEngineIndexData,
-  engineIndexOf,
-  STATUSES,
-  type EngineIndex,
-  type EngineIndexData,
-} from './engine-index.ts';
-import type { QueryEngine } from './engine.ts';
 import { BoundedCache } from '../util/bounded-cache.ts';
 import { packedAt } from '../util/packed-strings.ts';
-import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
+import type { EngineIndexData, Postings, TextIndexData } from './engine-index.ts';
+import type { QueryEngine } from './engine.ts';
+import { foldName } from './fold-name.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
-import type { ProductFilter } from './query.ts';
+import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
+import type { Condition, EngineSource } from './query.ts';
 import { everyPosition, slicesOf, type Selection } from './selection.ts';
 
 /**
- * How a name filter's matches are listed; `auto` picks by estimated cost, the others are for
- * the equivalence suite, which holds each to the plain definition. See name-pages.ts.
+ * How a `contains` condition's matches are listed; `auto` picks by estimated cost, the others
+ * are for the equivalence suite, which holds each to the plain definition. See name-pages.ts.
  */
 export type PageStrategy = 'auto' | 'scan' | 'collect';
 
@@ -50,7 +42,7 @@ const FIRST_PREFIX = 256;
  * mix at a million products). Pages beyond are listed anew on each request.
  */
 const CACHED_PREFIX_LIMIT = 65_536;
-/** A collect costs about this many scan steps per product it touches (measured: 16 ns, 2.3 ns). */
+/** A collect costs about this many scan steps per record it touches (measured: 16 ns, 2.3 ns). */
 const COLLECT_STEPS_PER_MATCH = 7;
 
 /** What engine.ts serves with. */
@@ -60,14 +52,9 @@ export const SERVING_TUNING: EngineTuning = {
   cachedPrefixLimit: CACHED_PREFIX_LIMIT,
 };
 
-/** What a name (and status) filter matched. Immutable: a longer prefix replaces the entry. */
-interface NameMatch {
-  /** The distinct names that contain the needle. */
-  readonly names: NameIds;
-  /** Products matched, the status applied. */
+/** What a filter matched. Immutable: a longer prefix replaces the entry. */
+interface Match {
   readonly total: number;
-  /** Products of the matched names, whatever their status: what a collect walks through. */
-  readonly visited: number;
   /** The positions of the first matches, ascending; all `total` of them once complete. */
   readonly prefix: Int32Array;
   /** The cache's measure of the entry's size. */
@@ -77,95 +64,206 @@ interface NameMatch {
 /** The prefix of a match not listed yet; shared, since an ArrayBuffer apiece costs the GC. */
 const NO_POSITIONS = new Int32Array(0);
 
-/** One engine per catalogue: the data cannot change under its caches, and a reload makes another. */
-interface Engine {
-  readonly catalog: Catalog;
-  readonly index: EngineIndex;
-  readonly tuning: EngineTuning;
-  /** Over the trigram index built with the rest (in the loading worker, when served). */
+/** A `contains` field as the engine serves it: its index, caches and scratch buffers. */
+interface TextField {
+  readonly data: TextIndexData;
   readonly names: NameIndex;
-  /** Distinct names that contain a folded needle. */
+  /** Distinct folded values that contain a folded needle. */
   readonly needles: BoundedCache<NameIds>;
-  /** Name matches by status and needle. */
-  readonly matches: BoundedCache<NameMatch>;
-  /** Made on the first listing: catalogues never filtered by name never pay for it. */
+  /** Made on the first listing: fields never filtered never pay for it. */
+  scratch?: Scratch;
+}
+
+/** An `exact` field: its column's numbers, their postings, and its values by JSON text. */
+interface ExactField {
+  readonly of: Int32Array;
+  readonly postings: Postings;
+  /** Made on first use: a field never filtered never pays for it. */
+  numbers?: ReadonlyMap<string, number>;
+  readonly valueTexts: () => readonly string[];
+}
+
+/**
+ * A condition resolved against the indexes: the values of its field that it accepts, where
+ * their records are listed, and how many those are.
+ */
+interface Resolved {
+  readonly of: Int32Array;
+  readonly postings: Postings;
+  readonly accepted: NameIds;
+  readonly visited: number;
+}
+
+/** One engine per load: the data cannot change under its caches, and a reload makes another. */
+interface Engine {
+  readonly source: EngineSource;
+  readonly tuning: EngineTuning;
+  readonly text: ReadonlyMap<string, TextField>;
+  readonly exact: ReadonlyMap<string, ExactField>;
+  /** Matches by conditions. */
+  readonly matches: BoundedCache<Match>;
+  /** Shared by every listing of several conditions: listing is synchronous. */
   scratch?: Scratch;
 }
 
 /**
- * The products that match every given filter, in the catalogue's order (ascending id).
+ * The records that match every condition, in the collection's order (ascending key).
  *
- * The definition is plain (keep each product whose id and status equal and whose folded name
+ * The definition is plain (keep each record whose field equals the value, or whose folded text
  * contains the folded needle); the work is not:
- * - An id is a lookup by position or binary search, and a status alone is a list built at load.
- * - A name is looked up in a trigram index of the distinct names. The total then comes from
- *   per-name counts, and a page from the matching names' position lists (see PageStrategy).
+ * - An `exact` condition on the key is a lookup, on another field a list built at load.
+ * - A `contains` condition is looked up in a trigram index of the field's distinct values. Its
+ *   total comes from the postings' sizes, and a page from a scan or from the postings.
+ * - Several conditions list the records of the most selective one and test the others.
  * The equivalence suite holds this to the plain definition.
  */
 export function createIndexedEngine(
-  catalog: Catalog,
+  source: EngineSource,
+  data: EngineIndexData,
   tuning: EngineTuning,
-  data: EngineIndexData = buildEngineIndexData(catalog.columns),
 ): QueryEngine {
-  const index = engineIndexOf(catalog.columns, data);
+  const text = new Map(
+    Object.entries(data.contains).map(([field, index]) => [
+      field,
+      {
+        data: index,
+        names: createNameIndex(index.folded, index.grams),
+        needles: new BoundedCache<NameIds>({ admitOnSecondSight: true }),
+      } satisfies TextField,
+    ]),
+  );
+  const exact = new Map<string, ExactField>();
+  for (const [field, postings] of Object.entries(data.exact)) {
+    const column = source.column(field);
+    if (column === undefined) continue;
+    exact.set(field, {
+      of: column.of,
+      postings,
+      valueTexts: () => Array.from(column.values.ends, (_end, i) => packedAt(column.values, i)),
+    });
+  }
   const engine: Engine = {
-    catalog,
-    index,
-    names: createNameIndex(index.names, index.grams),
+    source,
     tuning,
-    needles: new BoundedCache<NameIds>({ admitOnSecondSight: true }),
-    matches: new BoundedCache<NameMatch>({ admitOnSecondSight: true }),
+    text,
+    exact,
+    matches: new BoundedCache<Match>({ admitOnSecondSight: true }),
   };
-  return { select: (filter) => select(engine, filter) };
+  return { select: (conditions) => select(engine, conditions) };
 }
 
-function select(engine: Engine, filter: ProductFilter): Selection {
-  const { catalog, index } = engine;
-  const needle = filter.name === undefined ? undefined : foldName(filter.name);
-  if (filter.id !== undefined) {
-    const position = catalog.byId.positionOf(filter.id);
+function select(engine: Engine, conditions: readonly Condition[]): Selection {
+  const { source } = engine;
+  if (conditions.length === 0) return everyPosition(source.size);
+  const byKey = conditions.find((c) => c.field === source.key && c.match === 'exact');
+  if (byKey !== undefined) {
+    const position = typeof byKey.value === 'number' ? source.positionOf(byKey.value) : -1;
     const keep =
       position >= 0 &&
-      (filter.status === undefined ||
-        STOCK_STATUSES[index.statusOf[position] as number] === filter.status) &&
-      (needle === undefined ||
-        packedAt(index.names, index.nameOf[position] as number).includes(needle));
+      conditions.every((condition) => condition === byKey || holdsAt(engine, condition, position));
     return slicesOf(keep ? [position] : NO_POSITIONS);
   }
-  const status = filter.status === undefined ? -1 : STOCK_STATUSES.indexOf(filter.status);
-  if (needle === undefined) {
-    return status < 0
-      ? everyPosition(index.size)
-      : slicesOf(index.byStatus[status] ?? NO_POSITIONS);
+  const resolved: Resolved[] = [];
+  const needles: string[] = [];
+  for (const condition of conditions) {
+    const one = resolve(engine, condition);
+    if (one.visited === 0) return slicesOf(NO_POSITIONS);
+    resolved.push(one);
+    if (condition.match === 'contains') needles.push(String(condition.value));
   }
-  return selectByName(engine, needle, status);
+  const [only] = resolved;
+  if (resolved.length === 1 && only !== undefined) {
+    const [condition] = conditions as [Condition];
+    if (condition.match === 'exact') {
+      const value = only.accepted[0] as number;
+      const { positions, starts } = only.postings;
+      return slicesOf(positions.subarray(starts[value], starts[value + 1]));
+    }
+    return selectByText(engine, condition, only);
+  }
+  return selectByAll(engine, conditions, resolved);
 }
 
-function selectByName(engine: Engine, needle: string, status: number): Selection {
+/** Whether the record at a position meets a condition: for a lookup by key, with the others. */
+function holdsAt(engine: Engine, condition: Condition, position: number): boolean {
+  if (condition.match === 'exact') {
+    if (condition.field === engine.source.key) {
+      return engine.source.positionOf(Number(condition.value)) === position;
+    }
+    const text = engine.source.column(condition.field);
+    const number = text?.of[position] ?? -1;
+    return (
+      text !== undefined &&
+      number >= 0 &&
+      packedAt(text.values, number) === JSON.stringify(condition.value)
+    );
+  }
+  const field = engine.text.get(condition.field);
+  const number = field?.data.of[position] ?? -1;
+  return (
+    field !== undefined &&
+    number >= 0 &&
+    packedAt(field.data.folded, number).includes(foldName(String(condition.value)))
+  );
+}
+
+/** The accepted values of a condition's field, from its index. */
+function resolve(engine: Engine, condition: Condition): Resolved {
+  if (condition.match === 'exact') {
+    const field = engine.exact.get(condition.field);
+    if (field === undefined) throw new Error(`${condition.field} has no exact index`);
+    field.numbers ??= new Map(field.valueTexts().map((text, number) => [text, number]));
+    const number = field.numbers.get(JSON.stringify(condition.value));
+    if (number === undefined) return { ...field, accepted: [], visited: 0 };
+    const { starts } = field.postings;
+    const visited = (starts[number + 1] as number) - (starts[number] as number);
+    return { of: field.of, postings: field.postings, accepted: [number], visited };
+  }
+  const field = engine.text.get(condition.field);
+  if (field === undefined) throw new Error(`${condition.field} has no text index`);
+  const needle = foldName(String(condition.value));
+  let names = field.needles.get(needle);
+  if (names === undefined) {
+    names = field.names.namesContaining(needle);
+    field.needles.set(needle, names);
+  }
+  const { starts } = field.data.postings;
+  let visited = 0;
+  // From the postings' bounds only: reading each value's list would be a pointer chase apiece.
+  for (const name of names) visited += (starts[name + 1] as number) - (starts[name] as number);
+  return { of: field.data.of, postings: field.data.postings, accepted: names, visited };
+}
+
+/** One `contains` condition: its prefix listed as far as a page needs, and cached. */
+function selectByText(engine: Engine, condition: Condition, resolved: Resolved): Selection {
   const { firstPrefix, cachedPrefixLimit } = engine.tuning;
   const cache = engine.matches;
-  const key = `${String(status)}\u0000${needle}`;
-  const cached = cache.get(key);
-  let match = cached ?? matchOf(engine, needle, status);
-  if (cached === undefined) cache.set(key, match);
+  const field = engine.text.get(condition.field) as TextField;
+  const key = `${condition.field}\u0000${foldName(String(condition.value))}`;
+  let match = cache.get(key);
+  if (match === undefined) {
+    match = { total: resolved.visited, prefix: NO_POSITIONS, length: resolved.accepted.length };
+    cache.set(key, match);
+  }
   return {
     total: match.total,
     slice(start, end) {
-      const stop = Math.min(end, match.total);
+      const current = match as Match;
+      const stop = Math.min(end, current.total);
       if (start >= stop) return [];
-      let positions = match.prefix;
+      let positions = current.prefix;
       if (positions.length < stop) {
         // A prefix listed beyond the page is for the cache; a filter asked once is not kept.
         const kept = cache.has(key);
         const wanted = kept
-          ? Math.min(match.total, Math.max(stop, 2 * positions.length, firstPrefix))
+          ? Math.min(current.total, Math.max(stop, 2 * positions.length, firstPrefix))
           : stop;
-        const listed = list(engine, match, status, wanted);
+        const listed = listText(engine, field, resolved, wanted);
         positions = listed;
         // Cached (as a copy: the scratch is reused) only once the filter was asked twice.
         if (kept && listed.length <= cachedPrefixLimit) {
           const prefix = listed.slice();
-          match = { ...match, prefix, length: match.names.length + prefix.length };
+          match = { ...current, prefix, length: resolved.accepted.length + prefix.length };
           cache.set(key, match);
         }
       }
@@ -174,37 +272,75 @@ function selectByName(engine: Engine, needle: string, status: number): Selection
   };
 }
 
-function matchOf(engine: Engine, needle: string, status: number): NameMatch {
-  let names = engine.needles.get(needle);
-  if (names === undefined) {
-    names = engine.names.namesContaining(needle);
-    engine.needles.set(needle, names);
-  }
-  const { counts, nameSizes } = engine.index;
-  let visited = 0;
-  let total = 0;
-  // From the flat counts only: reading each name's position list would be a pointer chase apiece.
-  for (const name of names) {
-    const size = nameSizes[name] as number;
-    visited += size;
-    total += status < 0 ? size : (counts[name * STATUSES + status] as number);
-  }
-  return { names, total, visited, prefix: NO_POSITIONS, length: names.length };
-}
-
 /**
  * At least the first `wanted` matches, by the cheaper way: a scan touches about `wanted / total`
- * of the catalogue, a collect the matched names' products (and sorts them, and lists them all).
+ * of the collection, a collect the matched values' records (and sorts them, and lists them all).
  */
-function list(engine: Engine, match: NameMatch, status: number, wanted: number): Int32Array {
-  const { index, tuning } = engine;
-  const { names, total, visited } = match;
-  const scanSteps = names.length + (wanted / total) * index.size;
+function listText(
+  engine: Engine,
+  field: TextField,
+  resolved: Resolved,
+  wanted: number,
+): Int32Array {
+  const { tuning, source } = engine;
+  const { accepted, visited } = resolved;
+  const scanSteps = accepted.length + (wanted / visited) * source.size;
   const collectSteps = COLLECT_STEPS_PER_MATCH * visited;
   const chosen =
     tuning.strategy === 'auto' ? (scanSteps <= collectSteps ? 'scan' : 'collect') : tuning.strategy;
-  engine.scratch ??= createScratch(index);
+  field.scratch ??= createScratch(field.data.folded.ends.length, source.size);
   return chosen === 'scan'
-    ? scanPositions(index, names, status, wanted, engine.scratch)
-    : collectPositions(index, names, status, total, engine.scratch);
+    ? scanPositions(resolved.of, accepted, wanted, field.scratch)
+    : collectPositions(resolved.postings, accepted, visited, field.scratch);
+}
+
+/**
+ * Several conditions: the records of the most selective one, kept where every other one holds,
+ * listed whole (the total needs them all) and cached from the second asking on.
+ */
+function selectByAll(
+  engine: Engine,
+  conditions: readonly Condition[],
+  resolved: readonly Resolved[],
+): Selection {
+  const key = conditions
+    .map(
+      (c) =>
+        `${c.field}\u0000${c.match}\u0000${c.match === 'contains' ? foldName(String(c.value)) : JSON.stringify(c.value)}`,
+    )
+    .sort()
+    .join('\u0001');
+  const cached = engine.matches.get(key);
+  if (cached !== undefined) return slicesOf(cached.prefix);
+  const ordered = [...resolved].sort((a, b) => a.visited - b.visited);
+  const [driver, ...others] = ordered as [Resolved, ...Resolved[]];
+  // Each other condition as a flag per value of its field, set for the accepted ones.
+  const tests = others.map((other) => {
+    const flags = new Uint8Array(other.postings.starts.length - 1);
+    for (const name of other.accepted) flags[name] = 1;
+    return { of: other.of, flags };
+  });
+  const keep = (position: number): boolean => {
+    for (const test of tests) {
+      const number = test.of[position] as number;
+      if (number < 0 || test.flags[number] !== 1) return false;
+    }
+    return true;
+  };
+  engine.scratch ??= createScratch(0, engine.source.size);
+  const positions = collectPositions(
+    driver.postings,
+    driver.accepted,
+    driver.visited,
+    engine.scratch,
+    keep,
+  ).slice();
+  if (positions.length <= engine.tuning.cachedPrefixLimit) {
+    engine.matches.set(key, {
+      total: positions.length,
+      prefix: positions,
+      length: positions.length,
+    });
+  }
+  return slicesOf(positions);
 }

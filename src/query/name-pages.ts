@@ -1,80 +1,79 @@
 /**
- * @module The positions of a name filter's matches, in the catalogue's (id) order.
+ * @module The positions of a `contains` condition's matches, in the collection's (key) order.
  *
- * Two ways, each cheap where the other is not; `status` is a STOCK_STATUSES index, or -1 for any.
+ * Two ways, each cheap where the other is not.
  */
-import type { EngineIndex } from './engine-index.ts';
+import type { Postings } from './engine-index.ts';
 import type { NameIds } from './name-index.ts';
 
 /**
- * Buffers the listing functions work in, one set per catalogue, allocated once: per request,
- * they churned enough memory (tens of kilobytes each) to bring a full collection every few
- * seconds under a stream of fresh search terms. Listing is synchronous, so one set serves all.
+ * Buffers the listing functions work in, one set per collection and field, allocated once: per
+ * request, they churned enough memory (tens of kilobytes each) to bring a full collection every
+ * few seconds under a stream of fresh search terms. Listing is synchronous, so one set serves all.
  */
 export interface Scratch {
-  /** One flag per distinct name, all zero between calls. */
+  /** One flag per distinct value, all zero between calls. */
   readonly flags: Uint8Array;
-  /** Room for every position of the catalogue, twice (a radix sort moves between the two). */
+  /** Room for every position of the collection, twice (a radix sort moves between the two). */
   readonly positions: Int32Array;
   readonly spare: Int32Array;
 }
 
-export function createScratch(index: EngineIndex): Scratch {
+export function createScratch(distinct: number, size: number): Scratch {
   return {
-    flags: new Uint8Array(index.names.ends.length),
-    positions: new Int32Array(index.nameOf.length),
-    spare: new Int32Array(index.nameOf.length),
+    flags: new Uint8Array(distinct),
+    positions: new Int32Array(size),
+    spare: new Int32Array(size),
   };
 }
 
 /**
- * The first `count` matches, by a walk over the catalogue that stops there. It touches about
- * `count / total` of the catalogue: cheap when matches are dense, a full walk when they are rare.
- * The result is a view of the scratch buffers, valid until the next call.
+ * The first `count` positions whose value is one of `names`, by a walk over the collection that
+ * stops there. It touches about `count / total` of the collection: cheap when matches are dense,
+ * a full walk when they are rare. The result is a view of the scratch buffers, valid until the
+ * next call.
  */
 export function scanPositions(
-  index: EngineIndex,
+  of: Int32Array,
   names: NameIds,
-  status: number,
   count: number,
   scratch: Scratch,
 ): Int32Array {
   const { flags, positions } = scratch;
   for (const name of names) flags[name] = 1;
-  const { nameOf, statusOf } = index;
   let filled = 0;
-  for (let position = 0; position < nameOf.length && filled < count; position++) {
-    if (flags[nameOf[position] as number] !== 1) continue;
-    if (status >= 0 && statusOf[position] !== status) continue;
-    positions[filled++] = position;
+  for (let position = 0; position < of.length && filled < count; position++) {
+    const name = of[position] as number;
+    if (name >= 0 && flags[name] === 1) positions[filled++] = position;
   }
   for (const name of names) flags[name] = 0;
   return positions.subarray(0, filled);
 }
 
 /**
- * Every match (`total` of them), from the matched names' position lists, sorted. It touches the
- * products of the matched names only: cheap when matches are rare, whatever the catalogue's size.
- * The result is a view of the scratch buffers, valid until the next call.
+ * Every position whose value is one of `names` (`total` of them), from their postings, sorted,
+ * and kept only where `keep` says (every one without it). It touches the matched values'
+ * records only: cheap when matches are rare, whatever the collection's size. The result is a view
+ * of the scratch buffers, valid until the next call.
  */
 export function collectPositions(
-  index: EngineIndex,
+  postings: Postings,
   names: NameIds,
-  status: number,
   total: number,
   scratch: Scratch,
+  keep?: (position: number) => boolean,
 ): Int32Array {
-  const { postings, postingStarts, statusOf } = index;
+  const { positions, starts } = postings;
   const found = scratch.positions.subarray(0, total);
   let filled = 0;
   for (const name of names) {
-    const end = postingStarts[name + 1] as number;
-    for (let at = postingStarts[name] as number; at < end; at++) {
-      const position = postings[at] as number;
-      if (status < 0 || statusOf[position] === status) found[filled++] = position;
+    const end = starts[name + 1] as number;
+    for (let at = starts[name] as number; at < end; at++) {
+      const position = positions[at] as number;
+      if (keep === undefined || keep(position)) found[filled++] = position;
     }
   }
-  return sortPositions(found, index.nameOf.length, scratch.spare);
+  return sortPositions(found.subarray(0, filled), scratch.positions.length, scratch.spare);
 }
 
 const RADIX_BITS = 11;

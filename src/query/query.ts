@@ -1,12 +1,36 @@
 /** @module The shapes the query engine takes and gives. */
-import type { StockStatus } from '../catalog/stock-status.ts';
+import type { PackedStrings } from '../util/packed-strings.ts';
 
-/** Filters of a list request; absent members do not filter. Combined with AND. */
-export interface ProductFilter {
-  /** Case-insensitive, literal substring of the name. */
-  readonly name?: string;
-  readonly id?: number;
-  readonly status?: StockStatus;
+/** A field's values: each distinct one once, as JSON text, and each record's number. */
+export interface Column {
+  /** The JSON text of each distinct value, in the order first seen. */
+  readonly values: PackedStrings;
+  /** For the record at each position, the number of its value; -1 where it has none. */
+  readonly of: Int32Array;
+}
+
+/** What the engine reads of a collection: its positions (in key order), key and columns. */
+export interface EngineSource {
+  /** The key field: an `exact` condition on it is a lookup. */
+  readonly key: string;
+  readonly size: number;
+  /** The position of the record with this key, or -1. */
+  positionOf(key: number): number;
+  column(field: string): Column | undefined;
+}
+
+/**
+ * How a condition matches its field: `exact`, the value itself; `contains`, a case-insensitive,
+ * literal substring (Unicode case folding, no wildcards).
+ */
+export const MATCHES = ['exact', 'contains'] as const;
+export type Match = (typeof MATCHES)[number];
+
+/** One filter of a list request: a field, how it matches, and the value asked for. */
+export interface Condition {
+  readonly field: string;
+  readonly match: Match;
+  readonly value: string | number;
 }
 
 /** A page request, already validated against the spec's bounds. */

@@ -9,120 +9,208 @@
  * never reaches the serving thread's heap: it ends with the worker.
  */
 import { Worker } from 'node:worker_threads';
-import {
-  buffersOf,
-  catalogData,
-  catalogFromData,
-  type Catalog,
-  type CatalogData,
-} from '../catalog/catalog.ts';
-import { createNameTable, loadCatalogData, toProduct } from '../catalog/load-catalog.ts';
+import type { Compatibility } from '../compatibility/compatibility.ts';
 import type { Config } from '../config/config-schema.ts';
+import { buildCollection } from '../dataset/build-collection.ts';
+import {
+  collectionBuffers,
+  collectionFromData,
+  type Collection,
+  type CollectionData,
+} from '../dataset/collection.ts';
+import { createDataset, type Dataset } from '../dataset/dataset.ts';
+import { loadFixture } from '../dataset/load-fixture.ts';
 import {
   extrasBuffersOf,
   extrasJsonOf,
   type GeneratedExtrasData,
 } from '../generate/generated-extras.ts';
 import { SourceError, type SourceIssue } from '../problems/source-error.ts';
+import {
+  buildEngineData,
+  engineDataBuffers,
+  type EngineData,
+  type IndexPlan,
+} from '../query/engine.ts';
+import { labelOrderOf } from '../query/list-rules.ts';
+import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
 import type { ReadOptions } from '../source/read-source-text.ts';
-import { buildEngineData, engineDataBuffers, type EngineData } from '../query/engine.ts';
-import { adoptNameOrder, nameOrderOf } from '../query/list-rules.ts';
-import { DEFAULT_SCENARIO, type LoadedScenario } from './scenario-store.ts';
+import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
 
-/** One scenario as columns: what a load builds. */
-export interface ScenarioData {
-  readonly catalog: CatalogData;
-  /** A generated catalogue's extra fields, kept by column. */
+/**
+ * What a load needs to know of the declarations: each collection, what its filters index, and
+ * whether lists are ordered by label. Plain data, to be sent to the loading worker.
+ */
+export interface LoadPlan {
+  readonly collections: readonly CollectionDeclaration[];
+  readonly indexes: Readonly<Record<string, IndexPlan>>;
+  readonly byLabel: boolean;
+}
+
+/** The plan of every load the declarations and settings need. */
+export function loadPlanOf(
+  declarations: Declarations,
+  compatibility: Pick<Compatibility, 'order'>,
+): LoadPlan {
+  const collections = [...declarations.collections.values()];
+  const indexes: Record<string, { exact: Set<string>; contains: Set<string> }> = {};
+  for (const collection of collections) {
+    indexes[collection.name] = { exact: new Set(), contains: new Set() };
+  }
+  for (const operation of declarations.operations.values()) {
+    if (operation.kind !== 'list') continue;
+    const plan = indexes[operation.collection];
+    const key = declarations.collections.get(operation.collection)?.key;
+    for (const filter of operation.filters) {
+      // A condition on the key is a lookup: it needs no index.
+      if (filter.match === 'exact' && filter.field === key) continue;
+      plan?.[filter.match].add(filter.field);
+    }
+  }
+  return {
+    collections,
+    indexes: Object.fromEntries(
+      Object.entries(indexes).map(([name, plan]) => [
+        name,
+        { exact: [...plan.exact], contains: [...plan.contains] },
+      ]),
+    ),
+    byLabel: compatibility.order === 'name',
+  };
+}
+
+/** One collection as a load builds it: columns, indexes, label order, generated fields. */
+export interface LoadedCollectionData {
+  readonly data: CollectionData;
+  readonly indexes: EngineData;
+  readonly labelOrder?: Int32Array;
+  /** A generated collection's undeclared fields, kept by column. */
   readonly generated?: GeneratedExtrasData;
 }
 
-/** A scenario as the loading worker hands it over: its columns and the engine's indexes. */
-export interface IndexedScenarioData {
-  readonly data: ScenarioData;
-  readonly indexes: EngineData;
-  /** The positions in name order, made only where lists are ordered by name. */
-  readonly nameOrder?: Int32Array;
-}
-
-/** Loads one scenario as columns: a fixture file, or a catalogue generated from a count and a seed. */
-export async function loadScenarioData(
+/** Loads one scenario's collections as columns: a fixture file, or generated products. */
+async function loadScenarioData(
   source: ScenarioSource,
-  options: ReadOptions = {},
-): Promise<ScenarioData> {
-  if (typeof source === 'string') return { catalog: await loadCatalogData(source, options) };
+  plan: LoadPlan,
+  options: ReadOptions,
+): Promise<{ data: CollectionData; generated?: GeneratedExtrasData }[]> {
+  if (typeof source === 'string') {
+    return (await loadFixture(source, plan.collections, options)).map((data) => ({ data }));
+  }
+  const [collection, ...others] = plan.collections;
+  if (collection === undefined || others.length > 0) {
+    throw new Error(
+      `generate makes one collection of products; the spec declares ${String(plan.collections.length)}`,
+    );
+  }
   const { count, seed = 1 } = source.generate;
   // Loaded on use: faker's word lists cost start-up time that file-only configs should not pay.
   const { generateProducts } = await import('../generate/generate-products.ts');
   const { createGeneratedExtras } = await import('../generate/generated-extras.ts');
-  const names = createNameTable();
   const extras = createGeneratedExtras(count);
-  const products = Array.from(generateProducts({ count, seed }), (entry) => {
-    extras.record(entry);
-    return toProduct(entry, names, 'elsewhere');
+  const records = Array.from(generateProducts({ count, seed }), (record) => {
+    extras.record(record);
+    return record;
   });
-  const label = `generated: ${String(count)} products, seed ${String(seed)}`;
-  return { catalog: catalogData(label, products, false), generated: extras.data() };
-}
-
-/** The Catalog over a scenario's columns. */
-export function scenarioFromData(data: ScenarioData): Catalog {
-  const { generated } = data;
-  return catalogFromData(
-    data.catalog,
-    generated === undefined ? undefined : extrasJsonOf(generated),
-  );
-}
-
-/** The buffers of a scenario's columns, moved to the serving thread rather than copied. */
-export function scenarioBuffers(data: ScenarioData): ArrayBuffer[] {
-  const { generated } = data;
+  const label = `generated: ${String(count)} records, seed ${String(seed)}`;
   return [
-    ...buffersOf(data.catalog),
-    ...(generated === undefined ? [] : extrasBuffersOf(generated)),
+    {
+      data: buildCollection(collection, label, records, 'elsewhere'),
+      generated: extras.data(),
+    },
   ];
+}
+
+/** A collection over its loaded columns. */
+function collectionOf(
+  loaded: Pick<LoadedCollectionData, 'data' | 'generated'>,
+  plan: LoadPlan,
+): Collection {
+  const { generated } = loaded;
+  const declared = plan.collections.find((c) => c.name === loaded.data.name)?.fields;
+  return collectionFromData(
+    loaded.data,
+    generated === undefined ? undefined : extrasJsonOf(generated, declared ?? new Map()),
+  );
 }
 
 /** Loads one scenario in this thread: for `stockmock validate`, which serves nothing meanwhile. */
 export async function loadScenario(
   source: ScenarioSource,
+  plan: LoadPlan,
   options: ReadOptions = {},
-): Promise<Catalog> {
-  return scenarioFromData(await loadScenarioData(source, options));
+): Promise<Collection[]> {
+  const loaded = await loadScenarioData(source, plan, options);
+  return loaded.map((one) => collectionOf(one, plan));
+}
+
+/** Loads one scenario as served, in this thread: for benchmarks and tools that serve nothing. */
+export async function loadDataset(
+  source: ScenarioSource,
+  plan: LoadPlan,
+  options: ReadOptions = {},
+): Promise<Dataset> {
+  return datasetOf((await loadIndexedScenario(source, options, plan)).loaded, plan);
 }
 
 /** What the loading worker is asked to load. */
 export interface LoadJob {
   readonly sources: readonly (readonly [name: string, source: ScenarioSource])[];
   readonly options: ReadOptions;
-  /** Whether lists are ordered by name (`compatibility.order`): then the worker orders them. */
-  readonly byName: boolean;
+  readonly plan: LoadPlan;
 }
 
 /** What it answers: every scenario, or every issue of the first file that failed. */
 export type LoadOutcome =
-  | { readonly ok: true; readonly scenarios: readonly (readonly [string, IndexedScenarioData])[] }
+  | {
+      readonly ok: true;
+      readonly scenarios: readonly (readonly [string, readonly LoadedCollectionData[]])[];
+    }
   | { readonly ok: false; readonly issues: readonly SourceIssue[] };
 
 /** What the worker does with one scenario: load it, index it, and list the buffers to move. */
 export async function loadIndexedScenario(
   source: ScenarioSource,
   options: ReadOptions,
-  byName: boolean,
-): Promise<{ readonly loaded: IndexedScenarioData; readonly buffers: ArrayBuffer[] }> {
-  const data = await loadScenarioData(source, options);
-  const catalog = scenarioFromData(data);
-  const indexes = buildEngineData(catalog);
-  const nameOrder = byName ? nameOrderOf(catalog) : undefined;
-  return {
-    loaded: nameOrder === undefined ? { data, indexes } : { data, indexes, nameOrder },
-    buffers: [
-      ...scenarioBuffers(data),
+  plan: LoadPlan,
+): Promise<{ readonly loaded: LoadedCollectionData[]; readonly buffers: ArrayBuffer[] }> {
+  const buffers: ArrayBuffer[] = [];
+  const loaded = (await loadScenarioData(source, plan, options)).map((one) => {
+    const declaration = plan.collections.find((c) => c.name === one.data.name);
+    const indexes = buildEngineData(
+      one.data.columns,
+      plan.indexes[one.data.name] ?? { exact: [], contains: [] },
+    );
+    const label =
+      declaration?.label === undefined ? undefined : one.data.columns[declaration.label];
+    const labelOrder =
+      plan.byLabel && label !== undefined ? labelOrderOf(label, one.data.keys.length) : undefined;
+    buffers.push(
+      ...collectionBuffers(one.data),
       ...engineDataBuffers(indexes),
-      ...(nameOrder === undefined ? [] : [nameOrder.buffer as ArrayBuffer]),
-    ],
-  };
+      ...(labelOrder === undefined ? [] : [labelOrder.buffer as ArrayBuffer]),
+      ...(one.generated === undefined ? [] : extrasBuffersOf(one.generated)),
+    );
+    return {
+      ...one,
+      indexes,
+      ...(labelOrder === undefined ? {} : { labelOrder }),
+    };
+  });
+  return { loaded, buffers };
+}
+
+/** The dataset a scenario's loaded collections make. */
+export function datasetOf(loaded: readonly LoadedCollectionData[], plan: LoadPlan): Dataset {
+  return createDataset(
+    loaded.map((one) => ({
+      collection: collectionOf(one, plan),
+      indexes: one.indexes,
+      ...(one.labelOrder === undefined ? {} : { labelOrder: one.labelOrder }),
+    })),
+  );
 }
 
 /**
@@ -132,21 +220,15 @@ export async function loadIndexedScenario(
  */
 export async function loadScenarios(
   config: Config,
+  plan: LoadPlan,
   options: ReadOptions = {},
-): Promise<ReadonlyMap<string, LoadedScenario>> {
+): Promise<ReadonlyMap<string, Dataset>> {
   const sources: [string, ScenarioSource][] = [
     [DEFAULT_SCENARIO, config.fixtures],
     ...Object.entries(config.scenarios),
   ];
-  const byName = config.compatibility.order === 'name';
-  const scenarios = await inWorker({ sources, options, byName });
-  return new Map(
-    scenarios.map(([name, { data, indexes, nameOrder }]) => {
-      const catalog = scenarioFromData(data);
-      if (nameOrder !== undefined) adoptNameOrder(catalog, nameOrder);
-      return [name, { catalog, indexes }];
-    }),
-  );
+  const scenarios = await inWorker({ sources, options, plan });
+  return new Map(scenarios.map(([name, loaded]) => [name, datasetOf(loaded, plan)]));
 }
 
 /** The worker's module: its TypeScript source where this module runs as source (tests). */
@@ -163,7 +245,9 @@ const WORKER_MODULE = new URL(
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
-function inWorker(job: LoadJob): Promise<readonly (readonly [string, IndexedScenarioData])[]> {
+function inWorker(
+  job: LoadJob,
+): Promise<readonly (readonly [string, readonly LoadedCollectionData[]])[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_MODULE, { workerData: job, resourceLimits: WORKER_LIMITS });
     worker.once('message', (outcome: LoadOutcome) => {

@@ -14,7 +14,7 @@ try {
   const loaded = await Promise.all(
     job.sources.map(
       async ([name, source]) =>
-        [name, await loadIndexedScenario(source, job.options, job.byName)] as const,
+        [name, await loadIndexedScenario(source, job.options, job.plan)] as const,
     ),
   );
   answer(

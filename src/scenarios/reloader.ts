@@ -2,8 +2,13 @@
 import type { Config } from '../config/config-schema.ts';
 import type { SourceIssue } from '../problems/source-error.ts';
 import { SourceError } from '../problems/source-error.ts';
-import { loadScenarios } from './load-scenarios.ts';
-import type { ScenarioStore } from './scenario-store.ts';
+import { loadScenarios, type LoadPlan } from './load-scenarios.ts';
+import type { Dataset, ScenarioStore } from './scenario-store.ts';
+
+/** How many records a dataset holds, over all its collections. */
+function recordsIn(dataset: Dataset): number {
+  return [...dataset.sizes.values()].reduce((sum, size) => sum + size, 0);
+}
 
 export type ReloadResult =
   | { readonly ok: true; readonly scenarios: Readonly<Record<string, number>> }
@@ -25,6 +30,8 @@ export function createReloader(options: {
   readonly store: ScenarioStore;
   readonly initialConfig: Config;
   readonly readConfig: () => Promise<Config>;
+  /** What the spec's declarations ask a load to build; the spec is read once, at start. */
+  readonly plan: LoadPlan;
 }): Reloader {
   let config = options.initialConfig;
   let running: Promise<ReloadResult> | undefined;
@@ -34,13 +41,13 @@ export function createReloader(options: {
     try {
       const next = await options.readConfig();
       // A reload may meet a file in the middle of being written: read each once it settles.
-      const catalogs = await loadScenarios(next, { settleMs: next.reloadSettleMs });
-      options.store.replaceAll(catalogs);
+      const datasets = await loadScenarios(next, options.plan, { settleMs: next.reloadSettleMs });
+      options.store.replaceAll(datasets);
       config = next;
       return {
         ok: true,
         scenarios: Object.fromEntries(
-          [...catalogs].map(([name, { catalog }]) => [name, catalog.size]),
+          [...datasets].map(([name, dataset]) => [name, recordsIn(dataset)]),
         ),
       };
     } catch (error) {

@@ -1,6 +1,7 @@
-/** @module The served data: one immutable catalogue per scenario, and which one is active. */
-import type { Catalog } from '../catalog/catalog.ts';
-import { createQueryEngine, type EngineData, type QueryEngine } from '../query/engine.ts';
+/** @module The served data: one immutable dataset per scenario, and which one is active. */
+import type { Dataset } from '../dataset/dataset.ts';
+
+export type { Dataset } from '../dataset/dataset.ts';
 
 /** The scenario that serves the config's `fixtures`. */
 export const DEFAULT_SCENARIO = 'default';
@@ -15,39 +16,9 @@ export class UnknownScenario extends Error {
   }
 }
 
-/** A scenario's data as served: a catalogue and the query engine over it, made together. */
-export interface Dataset {
-  readonly catalog: Catalog;
-  readonly engine: QueryEngine;
-  /** Unique among every dataset of the process: what answers derived from it are keyed by. */
-  readonly serial: number;
-}
-
-/** A catalogue with the engine's indexes, built where it was loaded (the loading worker). */
-export interface LoadedScenario {
-  readonly catalog: Catalog;
-  readonly indexes: EngineData;
-}
-
-/** A scenario's data as given to the store: loaded with its indexes, or a bare catalogue. */
-export type ScenarioInput = LoadedScenario | Catalog;
-
-let datasetsMade = 0;
-
-function datasetOf(input: ScenarioInput): Dataset {
-  datasetsMade += 1;
-  // A bare catalogue (tests, the programmatic API) has its indexes built here.
-  const [catalog, indexes] = 'indexes' in input ? [input.catalog, input.indexes] : [input];
-  return Object.freeze({
-    catalog,
-    engine: createQueryEngine(catalog, indexes),
-    serial: datasetsMade,
-  });
-}
-
 /**
  * Holds every scenario's dataset. All of it lives in one immutable state object whose
- * reference is swapped whole, so a request that has read a catalogue keeps it to its end, and a
+ * reference is swapped whole, so a request that has read a dataset keeps it to its end, and a
  * reload or a switch is seen all at once or not at all.
  */
 export interface ScenarioStore {
@@ -59,10 +30,10 @@ export interface ScenarioStore {
   get(name: string): Dataset | undefined;
   /** Makes a scenario the active one; throws UnknownScenario. */
   activate(name: string): void;
-  /** Replaces the active scenario's catalogue. */
-  replace(catalog: ScenarioInput): void;
-  /** Replaces every catalogue at once (a reload); keeps the active name if it still exists. */
-  replaceAll(catalogs: ReadonlyMap<string, ScenarioInput>): void;
+  /** Replaces the active scenario's data. */
+  replace(dataset: Dataset): void;
+  /** Replaces every dataset at once (a reload); keeps the active name if it still exists. */
+  replaceAll(datasets: ReadonlyMap<string, Dataset>): void;
 }
 
 interface State {
@@ -71,12 +42,12 @@ interface State {
 }
 
 export function createScenarioStore(
-  initial: ReadonlyMap<string, ScenarioInput> | ScenarioInput,
+  initial: ReadonlyMap<string, Dataset> | Dataset,
   active: string = DEFAULT_SCENARIO,
 ): ScenarioStore {
-  const catalogs: ReadonlyMap<string, ScenarioInput> =
-    initial instanceof Map ? initial : new Map([[DEFAULT_SCENARIO, initial as ScenarioInput]]);
-  let state: State = checked({ active, datasets: datasetsOf(catalogs) });
+  const datasets: ReadonlyMap<string, Dataset> =
+    initial instanceof Map ? initial : new Map([[DEFAULT_SCENARIO, initial as Dataset]]);
+  let state: State = checked({ active, datasets });
 
   return {
     get active() {
@@ -92,21 +63,16 @@ export function createScenarioStore(
     activate(name) {
       state = checked({ ...state, active: name });
     },
-    replace(catalog) {
-      const datasets = new Map([...state.datasets, [state.active, datasetOf(catalog)]]);
-      state = { ...state, datasets };
+    replace(dataset) {
+      state = { ...state, datasets: new Map([...state.datasets, [state.active, dataset]]) };
     },
     replaceAll(next) {
       state = checked({
         active: next.has(state.active) ? state.active : DEFAULT_SCENARIO,
-        datasets: datasetsOf(next),
+        datasets: next,
       });
     },
   };
-}
-
-function datasetsOf(catalogs: ReadonlyMap<string, ScenarioInput>): ReadonlyMap<string, Dataset> {
-  return new Map([...catalogs].map(([name, catalog]) => [name, datasetOf(catalog)]));
 }
 
 function checked(state: State): State {

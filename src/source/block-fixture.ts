@@ -1,7 +1,7 @@
 /**
  * @module A fast path for fixtures written as block mappings, the layout people write by hand:
  *
- *     products:
+ *     products:            (any one top-level key: the fixture's one collection)
  *       - id: 1
  *         name: Oak table
  *         quantity: 5
@@ -18,7 +18,7 @@
 
 /** Sticky patterns, applied where the previous line ended: the text is never cut into lines. */
 const BLANK_OR_COMMENT = / *(?:#[^\r\n]*)?\r?(?:\n|$)/y;
-const LIST_KEY = /products:[ \t]*\r?(?:\n|$)/y;
+const LIST_KEY = /([A-Za-z_][A-Za-z0-9_-]*):[ \t]*\r?(?:\n|$)/y;
 /** `- key: value` at the list's indentation, or `key: value` two spaces further in. */
 const FIELD = /( *)(- )?([A-Za-z_][A-Za-z0-9_-]*): +([^\r\n]+)\r?(?:\n|$)/y;
 
@@ -56,7 +56,7 @@ type Scalar = string | number | boolean | null;
  */
 export function parseBlockFixture(
   text: string,
-): { products: Record<string, Scalar>[] } | undefined {
+): Record<string, Record<string, Scalar>[]> | undefined {
   const products: Record<string, Scalar>[] = [];
   let item: Record<string, Scalar> = {};
   let keys: string[] = [];
@@ -64,7 +64,8 @@ export function parseBlockFixture(
   let indent = -1;
   let position = skipBlankLines(text, 0);
   LIST_KEY.lastIndex = position;
-  if (!LIST_KEY.test(text)) return undefined;
+  const listKey = LIST_KEY.exec(text)?.[1];
+  if (listKey === undefined || listKey === '__proto__') return undefined;
   position = LIST_KEY.lastIndex;
   while (position < text.length) {
     FIELD.lastIndex = position;
@@ -96,7 +97,7 @@ export function parseBlockFixture(
     item[key] = value;
     keys.push(key);
   }
-  return products.length > 0 ? { products } : undefined;
+  return products.length > 0 ? { [listKey]: products } : undefined;
 }
 
 /** Where the next line that is neither blank nor a comment starts. */

@@ -39,7 +39,7 @@ export function locateByLines(text: string): LineLocate {
     return { line: low + 1, column: offset - (lineStarts[low] as number) + 1 };
   };
   return (path, part) => {
-    if (list === undefined || entries === undefined || path[0] !== 'products') return undefined;
+    if (list === undefined || entries === undefined || path[0] !== list.name) return undefined;
     if (path.length === 1) {
       if (part === 'key') return position(list.key);
       return entries[0] === undefined ? undefined : position(entries[0].dash);
@@ -57,11 +57,11 @@ export function locateByLines(text: string): LineLocate {
 }
 
 /**
- * The entries of the top-level `products:` block sequence, and where its key is; undefined for
- * any other shape.
+ * The entries of the first top-level key's block sequence (`products:`), its name and where the
+ * key is; undefined for any other shape.
  */
-function listEntries(text: string): { key: number; entries: Entry[] } | undefined {
-  const key = /^products:[ \t]*(#.*)?\r?$/m.exec(text);
+function listEntries(text: string): { name: string; key: number; entries: Entry[] } | undefined {
+  const key = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]*(#.*)?\r?$/m.exec(text);
   if (key === null) return undefined;
   const dashes: number[] = [];
   let indent = -1;
@@ -91,6 +91,7 @@ function listEntries(text: string): { key: number; entries: Entry[] } | undefine
     start = end;
   }
   return {
+    name: key[1] ?? '',
     key: key.index,
     entries: dashes.map((dash, i) => ({ dash, end: dashes[i + 1] ?? listEnd })),
   };

@@ -1,7 +1,7 @@
 /** @module The spec as the compatibility settings make the server speak: what it serves and checks. */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { DEFAULT_COMPATIBILITY, type Compatibility } from '../access/compatibility.ts';
+import { DEFAULT_COMPATIBILITY, type Compatibility } from '../compatibility/compatibility.ts';
 import type { ProblemBody } from '../problems/problem-error.ts';
 import { styleProblem } from '../problems/problem-style.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
@@ -14,7 +14,7 @@ export const COMPATIBILITY_EXTENSION = 'x-stockmock-compatibility';
 
 /**
  * Rewrites the spec for the settings, so that it describes what this stand-in answers: the
- * stock object schemas and examples (`stock` for `quantity`, string ids), the responses an
+ * records' schemas and examples (through `reshape`), the responses an
  * operation can give (a 404 for a page past the end, no 406 when Accept is ignored), problem
  * examples and the 400's `errors`, the challenge's realm, and the texts that state the open
  * points. Every setting is also stated in `info.x-stockmock-compatibility`. The default
@@ -23,6 +23,8 @@ export const COMPATIBILITY_EXTENSION = 'x-stockmock-compatibility';
 export async function applyCompatibility(
   spec: LoadedSpec,
   compatibility: Compatibility,
+  /** What the settings change in the records' schemas and examples (resources/reshape-views.ts). */
+  reshape?: (document: OpenAPIV3_1.Document) => void,
 ): Promise<LoadedSpec> {
   const changed = (Object.keys(DEFAULT_COMPATIBILITY) as (keyof Compatibility)[]).filter(
     (key) => compatibility[key] !== DEFAULT_COMPATIBILITY[key],
@@ -33,81 +35,11 @@ export async function applyCompatibility(
     ...compatibility,
   };
   rewriteOpenPoints(document, compatibility);
-  const schemas = (document.components?.schemas ?? {}) as Schemas;
-  const quantityView = schemas['StockQuantityView'];
-  const statusView = schemas['StockStatusView'];
-  const reshapes = changed.includes('stockField') || changed.includes('productIdType');
-  if (reshapes && (quantityView === undefined || statusView === undefined)) {
-    throw new Error(
-      `${spec.file}: compatibility settings need the StockQuantityView and StockStatusView schemas`,
-    );
-  }
-  const product = schemas['Product'];
-  if (product?.properties !== undefined && compatibility.productIdType === 'string') {
-    product.properties = {
-      ...product.properties,
-      id: { type: 'string', pattern: '^[1-9][0-9]*$' },
-    };
-  }
-  for (const view of [quantityView, statusView]) {
-    if (view !== undefined && compatibility.productIdType === 'string') {
-      view.properties = {
-        ...view.properties,
-        product_id: { type: 'string', pattern: '^[1-9][0-9]*$' },
-      };
-    }
-  }
-  if (quantityView !== undefined && compatibility.stockField === 'stock') {
-    const { quantity, ...rest } = quantityView.properties ?? {};
-    quantityView.properties = {
-      product_id: rest['product_id'] ?? {},
-      stock: quantity ?? {},
-      status: rest['status'] ?? {},
-    };
-    quantityView.required = (quantityView.required ?? []).map((name) =>
-      name === 'quantity' ? 'stock' : name,
-    );
-    quantityView.description = (quantityView.description ?? '').replaceAll('`quantity`', '`stock`');
-  }
-  for (const path of ['/v1/stock', '/v1/stock/{id}']) {
-    const examples = document.paths?.[path]?.get?.responses['200'] as
-      OpenAPIV3_1.ResponseObject | undefined;
-    for (const example of Object.values(examples?.content?.['application/json']?.examples ?? {})) {
-      const value = (example as { value?: { data?: unknown } }).value;
-      if (value?.data !== undefined) value.data = rewriteData(value.data, compatibility);
-    }
-  }
-  if (compatibility.productIdType === 'string') {
-    for (const path of ['/v1/products', '/v1/products/{id}']) {
-      const response = document.paths?.[path]?.get?.responses['200'] as
-        OpenAPIV3_1.ResponseObject | undefined;
-      const content = response?.content?.['application/json'];
-      const value = content?.example as { data?: unknown } | undefined;
-      if (value?.data !== undefined) value.data = recordIdsAsText(value.data);
-    }
-  }
+  reshape?.(document);
   const dereferenced = (await SwaggerParser.dereference(
     structuredClone(document) as never,
   )) as OpenAPIV3_1.Document;
-  return deepFreeze({ file: spec.file, document, dereferenced });
-}
-
-/** Product records of an example, their ids as strings of digits. */
-function recordIdsAsText(data: unknown): unknown {
-  if (Array.isArray(data)) return data.map(recordIdsAsText);
-  if (typeof data !== 'object' || data === null) return data;
-  const record = data as Record<string, unknown>;
-  const id = record['id'];
-  return typeof id === 'number' ? { ...record, id: String(id) } : record;
-}
-
-function rewriteData(data: unknown, compatibility: Compatibility): unknown {
-  if (Array.isArray(data)) return data.map((item) => rewriteData(item, compatibility));
-  if (typeof data !== 'object' || data === null) return data;
-  const { product_id: id, quantity, ...rest } = data as Record<string, unknown>;
-  const productId = compatibility.productIdType === 'string' ? String(id) : id;
-  if (quantity === undefined) return { product_id: productId, ...rest };
-  return { product_id: productId, [compatibility.stockField]: quantity, ...rest };
+  return deepFreeze({ file: spec.file, document, dereferenced, locate: spec.locate });
 }
 
 type Operation = OpenAPIV3_1.OperationObject;

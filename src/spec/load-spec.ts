@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { readSourceText } from '../source/read-source-text.ts';
+import type { Position } from '../problems/source-error.ts';
 import { readYamlSource } from '../source/read-yaml-source.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 
@@ -13,6 +14,8 @@ export interface LoadedSpec {
   readonly document: OpenAPIV3_1.Document;
   /** Every `$ref` resolved: what the route table and the validators read. */
   readonly dereferenced: OpenAPIV3_1.Document;
+  /** Where a member of the document is written, for issues with file and line. */
+  readonly locate: (path: readonly (string | number)[]) => Position;
 }
 
 async function readSpecText(location: string): Promise<string> {
@@ -35,11 +38,12 @@ export const ADMIN_SPEC = fileURLToPath(new URL('../../spec/admin-openapi.yaml',
 export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec> {
   // js-yaml reads it (64 → 21 ms for the shipped spec, at every start); a syntax error is
   // reported by `yaml`, with its line (see read-yaml-source.ts).
-  const document = readYamlSource(file, await readSpecText(file)).value as OpenAPIV3_1.Document;
+  const source = readYamlSource(file, await readSpecText(file));
+  const document = source.value as OpenAPIV3_1.Document;
   // swagger-parser mutates what it is given: hand it copies.
   await SwaggerParser.validate(structuredClone(document) as never);
   const dereferenced = (await SwaggerParser.dereference(
     structuredClone(document) as never,
   )) as OpenAPIV3_1.Document;
-  return deepFreeze({ file, document, dereferenced });
+  return deepFreeze({ file, document, dereferenced, locate: (path) => source.locate(path) });
 }

@@ -2,7 +2,8 @@
  * Deliberately broken servers: each is stockmock with one fault, added by a hook. The contract
  * tests assert that the checker catches each one, and by which check.
  */
-import { allProducts } from '../../src/catalog/catalog.ts';
+import type { Dataset } from '../../src/dataset/dataset.ts';
+import { allProducts, type StoredProduct } from '../helpers/datasets.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import type { TestAppOptions } from '../helpers/test-app.ts';
@@ -83,7 +84,7 @@ export const MUTANTS: readonly Mutant[] = [
         if (!isList(body) || body.data.length === 0 || Number(query(request)['page'] ?? 1) < 2)
           return body;
         const key = 'product_id' in (body.data[0] ?? {}) ? 'product_id' : 'id';
-        const products = allProducts(catalogs.current.catalog);
+        const products = allProducts(catalogs.current);
         const at = products.findIndex((product) => product.id === body.data[0]?.[key]);
         const before = products[at - 1];
         return before === undefined
@@ -131,7 +132,7 @@ export const MUTANTS: readonly Mutant[] = [
         if (!isList(body) || needle === undefined || !request.url.startsWith('/v1/stock'))
           return body;
         const data = body.data.filter((item) =>
-          catalogs.current.catalog.byId.get(Number(item['product_id']))?.name.includes(needle),
+          productById(catalogs.current, Number(item['product_id']))?.name.includes(needle),
         );
         return { ...body, data };
       })(app);
@@ -146,7 +147,7 @@ export const MUTANTS: readonly Mutant[] = [
         if (request.accessLevel !== 'status' || !isList(body)) return body;
         const data = body.data.map((item) => ({
           ...item,
-          quantity: catalogs.current.catalog.byId.get(Number(item['product_id']))?.quantity ?? null,
+          quantity: productById(catalogs.current, Number(item['product_id']))?.quantity ?? null,
         }));
         return { ...body, data };
       })(app);
@@ -220,3 +221,7 @@ export const MUTANTS: readonly Mutant[] = [
     ),
   },
 ];
+
+function productById(dataset: Dataset, id: number): StoredProduct | undefined {
+  return allProducts(dataset).find((product) => product.id === id);
+}

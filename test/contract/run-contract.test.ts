@@ -59,7 +59,7 @@ describe('against a correct stockmock', () => {
   let replaceCatalog: (count: number) => void;
   beforeAll(async () => {
     const { app, catalogs } = await buildTestApp();
-    const shipped = catalogs.current.catalog;
+    const shipped = catalogs.current;
     restore = () => {
       catalogs.replace(shipped);
     };

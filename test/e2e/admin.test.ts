@@ -3,11 +3,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { parseDataset, SHIPPED } from '../helpers/datasets.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { buildApp } from '../../src/http/build-app.ts';
 import { PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
-import { loadScenarios } from '../../src/scenarios/load-scenarios.ts';
+import { loadPlanOf, loadScenarios } from '../../src/scenarios/load-scenarios.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { ADMIN_SPEC, loadSpec } from '../../src/spec/load-spec.ts';
 import { recordResponse, validatorFor } from '../helpers/expect-spec.ts';
@@ -60,7 +60,9 @@ beforeAll(async () => {
     reloadSettleMs: 50,
   };
   await writeFile(join(dir, 'empty.yaml'), 'products: []\n');
-  const catalogs = createScenarioStore(await loadScenarios(config));
+  const catalogs = createScenarioStore(
+    await loadScenarios(config, loadPlanOf(SHIPPED, config.compatibility)),
+  );
   server = await listenLive(await buildApp({ config, spec: await shippedSpecOnce(), catalogs }));
 });
 afterAll(() => server.close());
@@ -234,6 +236,6 @@ describe('reload under concurrent load', () => {
     stop = true;
     await Promise.all(clients);
     expect([...seen].sort()).toEqual(['New', 'Old']);
-    expect(parseCatalog('x.yaml', versions[0] ?? '').size).toBe(60);
+    expect(parseDataset('x.yaml', versions[0] ?? '').sizes.get('products')).toBe(60);
   });
 });

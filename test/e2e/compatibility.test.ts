@@ -4,12 +4,12 @@ import {
   DEFAULT_COMPATIBILITY,
   type Compatibility,
   type StockShape,
-} from '../../src/access/compatibility.ts';
+} from '../../src/compatibility/compatibility.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { runContract } from '../../src/contract/run-contract.ts';
 import { buildApp } from '../../src/http/build-app.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
-import { loadCatalog } from '../../src/catalog/load-catalog.ts';
+import { loadDataset as loadCatalog } from '../helpers/datasets.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { createResponseValidator } from '../../src/spec/response-validator.ts';
 import { recordResponse } from '../helpers/expect-spec.ts';

@@ -9,7 +9,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
+import type { Dataset } from '../../src/dataset/dataset.ts';
+import { datasetOf } from '../helpers/datasets.ts';
 import type { Config } from '../../src/config/config-schema.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { createAppLogger } from '../../src/http/app-logger.ts';
@@ -176,7 +177,7 @@ function requestOf(shape: Shape): Request {
   };
 }
 
-type Step = { readonly request: Request } | { readonly reload: Catalog };
+type Step = { readonly request: Request } | { readonly reload: Dataset };
 
 /**
  * A run: requests that differ from one shape in one part at most (the token's level, the Origin,
@@ -196,7 +197,7 @@ const arbitraryRun: fc.Arbitrary<Step[]> = arbitraryBase.chain((base) =>
       {
         weight: 1,
         arbitrary: arbitraryProducts({ maxId: 12, maxNameLength: 4, maxLength: 12 }).map(
-          (products) => ({ reload: createCatalog('reloaded.yaml', products) }),
+          (products) => ({ reload: datasetOf('reloaded.yaml', products) }),
         ),
       },
     ),

@@ -2,9 +2,15 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioStore } from '../../src/scenarios/scenario-store.ts';
-import { allProducts, createCatalog, type Product } from '../../src/catalog/catalog.ts';
-import { STOCK_STATUSES, type StockStatus } from '../../src/catalog/stock-status.ts';
+import {
+  allProducts,
+  datasetOf as createCatalog,
+  STOCK_STATUSES,
+  type StockStatus,
+  type StoredProduct as Product,
+} from '../helpers/datasets.ts';
 import { arbitraryProducts, NAME_CHARS, plainFilterIds } from '../helpers/arbitraries.ts';
+import type { PlainProduct } from '../helpers/reference-engine.ts';
 import { listenLive, type LiveServer } from '../helpers/live-server.ts';
 import { bearer, buildTestApp, QUANTITY_TOKEN, STATUS_TOKEN } from '../helpers/test-app.ts';
 
@@ -14,7 +20,7 @@ let shipped: readonly Product[];
 beforeAll(async () => {
   const built = await buildTestApp();
   catalogs = built.catalogs;
-  shipped = allProducts(catalogs.current.catalog);
+  shipped = allProducts(catalogs.current);
   server = await listenLive(built.app);
 });
 afterAll(() => server.close());
@@ -75,7 +81,7 @@ describe('the shipped catalogue over real HTTP', () => {
 
 const arbitraryCatalog = arbitraryProducts({ maxId: 5000, maxNameLength: 8, maxLength: 60 });
 const expectedIds = (
-  products: readonly Product[],
+  products: readonly PlainProduct[],
   name: string | undefined,
   status: StockStatus | undefined,
 ) =>

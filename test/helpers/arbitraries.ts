@@ -1,10 +1,7 @@
 /** @module fast-check arbitraries of catalogues, and the plain definition they are judged by. */
 import fc from 'fast-check';
-import type { Product } from '../../src/catalog/catalog.ts';
-import { toProduct } from '../../src/catalog/load-catalog.ts';
-import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
-import type { ProductFilter } from '../../src/query/query.ts';
-import { matches } from './reference-engine.ts';
+import { STOCK_STATUSES, type ProductFilter } from './datasets.ts';
+import { matches, type PlainProduct } from './reference-engine.ts';
 
 /** Characters that stress folding and literal matching: accents, ß, wildcards, regex syntax. */
 export const NAME_CHARS = fc.constantFrom(
@@ -27,7 +24,7 @@ export function arbitraryProducts(options: {
   maxId: number;
   maxNameLength: number;
   maxLength: number;
-}): fc.Arbitrary<Product[]> {
+}): fc.Arbitrary<PlainProduct[]> {
   return fc
     .uniqueArray(
       fc.record({
@@ -39,14 +36,12 @@ export function arbitraryProducts(options: {
       { selector: (entry) => entry.id, maxLength: options.maxLength },
     )
     .map((entries) =>
-      entries.map(({ status, ...entry }) =>
-        toProduct(status === undefined ? entry : { ...entry, status }),
-      ),
+      entries.map(({ status, ...entry }) => (status === undefined ? entry : { ...entry, status })),
     );
 }
 
 /** The ids a filter keeps, by the definition alone, from products in any order. */
-export function plainFilterIds(products: readonly Product[], filter: ProductFilter): number[] {
+export function plainFilterIds(products: readonly PlainProduct[], filter: ProductFilter): number[] {
   return products
     .filter((product) => matches(product, filter))
     .map((product) => product.id)

@@ -1,22 +1,42 @@
 /** @module The query engine by its definition alone: every product tested, nothing kept. */
-import { allProducts, type Catalog, type Product } from '../../src/catalog/catalog.ts';
-import { foldName } from '../../src/catalog/fold-name.ts';
+import { foldName } from '../../src/query/fold-name.ts';
 import type { QueryEngine } from '../../src/query/engine.ts';
-import type { ProductFilter } from '../../src/query/query.ts';
 import { slicesOf } from '../../src/query/selection.ts';
+import type { Dataset } from '../../src/dataset/dataset.ts';
+import { allProducts, type ProductFilter, type StockStatus } from './datasets.ts';
+
+/** A product as the definition reads it: its status derived by the definition too. */
+export interface PlainProduct {
+  readonly id: number;
+  readonly name: string;
+  readonly quantity?: number | null;
+  readonly status?: StockStatus;
+}
+
+/** PRODUCT.md's rule: an explicit status wins; else > 0 available, 0 out of stock, else on request. */
+export function statusOf(product: PlainProduct): StockStatus {
+  if (product.status !== undefined) return product.status;
+  if (product.quantity === null || product.quantity === undefined) return 'on_request';
+  return product.quantity > 0 ? 'available' : 'out_of_stock';
+}
 
 /** Keeps a product when its id and status equal and its folded name contains the folded needle. */
-export function matches(product: Product, filter: ProductFilter): boolean {
+export function matches(product: PlainProduct, filter: ProductFilter): boolean {
   return (
     (filter.id === undefined || product.id === filter.id) &&
-    (filter.status === undefined || product.status === filter.status) &&
+    (filter.status === undefined || statusOf(product) === filter.status) &&
     (filter.name === undefined || foldName(product.name).includes(foldName(filter.name)))
   );
 }
 
-/** Positions are the catalogue's, in its id order; the suite checks that order on its own. */
-export function createReferenceEngine(catalog: Catalog): QueryEngine {
-  const products = allProducts(catalog);
+/** The reference engine answers ProductFilters; `select` takes one as its conditions. */
+export interface ReferenceEngine {
+  select(filter: ProductFilter): ReturnType<QueryEngine['select']>;
+}
+
+/** Positions are the dataset's, in its id order; the suite checks that order on its own. */
+export function createReferenceEngine(dataset: Dataset): ReferenceEngine {
+  const products = allProducts(dataset);
   return {
     select(filter) {
       return slicesOf(

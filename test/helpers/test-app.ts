@@ -1,22 +1,17 @@
 /** @module Builds the app for tests: the shipped spec, a catalogue from YAML text or a file. */
 import type { FastifyInstance } from 'fastify';
 import { createScenarioStore, type ScenarioStore } from '../../src/scenarios/scenario-store.ts';
-import { loadCatalog, parseCatalog } from '../../src/catalog/load-catalog.ts';
-import type { Compatibility } from '../../src/access/compatibility.ts';
+import type { Compatibility } from '../../src/compatibility/compatibility.ts';
 import type { Config } from '../../src/config/config-schema.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { buildApp, type AppDeps } from '../../src/http/build-app.ts';
-import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
+import { loadDataset, parseDataset } from './datasets.ts';
+import { shippedSpecOnce } from './shipped-spec.ts';
+
+export { shippedSpecOnce } from './shipped-spec.ts';
 
 export const STATUS_TOKEN = 'status-demo-token';
 export const QUANTITY_TOKEN = 'quantity-demo-token';
-
-let shippedSpec: Promise<LoadedSpec> | undefined;
-/** The shipped spec, loaded once per test file. */
-export function shippedSpecOnce(): Promise<LoadedSpec> {
-  shippedSpec ??= loadSpec();
-  return shippedSpec;
-}
 
 export interface TestAppOptions {
   /** Fixture YAML text; default: the shipped catalogue. */
@@ -32,11 +27,12 @@ export interface TestAppOptions {
 export async function buildTestApp(
   options: TestAppOptions = {},
 ): Promise<{ app: FastifyInstance; catalogs: ScenarioStore }> {
-  const catalog =
+  const byLabel = options.config?.compatibility?.order === 'name';
+  const dataset =
     options.fixture === undefined
-      ? await loadCatalog(DEFAULTS.fixtures)
-      : parseCatalog('test.yaml', options.fixture);
-  const catalogs = createScenarioStore(catalog);
+      ? await loadDataset(DEFAULTS.fixtures, { byLabel })
+      : parseDataset('test.yaml', options.fixture, { byLabel });
+  const catalogs = createScenarioStore(dataset);
   const app = await buildApp({
     config: {
       ...DEFAULTS,

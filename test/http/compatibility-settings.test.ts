@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Compatibility } from '../../src/access/compatibility.ts';
+import type { Compatibility } from '../../src/compatibility/compatibility.ts';
 import { startStockmock } from '../../src/api/start-stockmock.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { validatorFor } from '../helpers/expect-spec.ts';

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
+import type { Dataset } from '../../src/dataset/dataset.ts';
+import { datasetOf } from '../helpers/datasets.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { buildApp } from '../../src/http/build-app.ts';
 import { createKeptAnswers } from '../../src/http/rendered-answers.ts';
@@ -71,14 +72,14 @@ const arbitraryRequest: fc.Arbitrary<Request> = fc
     },
   }));
 
-type Step = { readonly request: Request } | { readonly reload: Catalog };
+type Step = { readonly request: Request } | { readonly reload: Dataset };
 
 const arbitraryStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 12, arbitrary: arbitraryRequest.map((request) => ({ request })) },
   {
     weight: 1,
     arbitrary: arbitraryProducts({ maxId: 12, maxNameLength: 4, maxLength: 12 }).map(
-      (products) => ({ reload: createCatalog('reloaded.yaml', products) }),
+      (products) => ({ reload: datasetOf('reloaded.yaml', products) }),
     ),
   },
 );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { parseDataset as parseCatalog } from '../helpers/datasets.ts';
 import { PROBLEMS } from '../../src/problems/problem-types.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { buildApp } from '../../src/http/build-app.ts';

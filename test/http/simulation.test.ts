@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
-import { loadCatalog } from '../../src/catalog/load-catalog.ts';
+import { loadDataset as loadCatalog } from '../helpers/datasets.ts';
 import { buildApp } from '../../src/http/build-app.ts';
 import { PROBLEMS } from '../../src/problems/problem-types.ts';
 import type { Simulation } from '../../src/simulation/simulation-schema.ts';

@@ -1,74 +1,97 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  ACCESS_LEVELS,
-  stockJsonWriter,
-  toProductRecord,
-  type AccessLevel,
-  type StockView,
-} from '../../src/access/access-level.ts';
-import type { StockShape } from '../../src/access/compatibility.ts';
 import { createTokenTable } from '../../src/access/token-table.ts';
-import type { Product, ProductStock } from '../../src/catalog/catalog.ts';
-import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
-import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
+import { buildCollection } from '../../src/dataset/build-collection.ts';
+import { collectionFromData } from '../../src/dataset/collection.ts';
+import { viewWriter, type ViewSettings } from '../../src/dataset/view-writer.ts';
+import type { ViewDeclaration } from '../../src/resources/declarations.ts';
 import { presentedToken } from '../../src/http/plugins/bearer-auth.ts';
+import { PRODUCTS, SHIPPED, STOCK_STATUSES, type ProductRecord } from '../helpers/datasets.ts';
 
-/** The stock object of a product as a level sees it, built the obvious way: the writer's reference. */
+const DEFAULT_SETTINGS: ViewSettings = { stockField: 'quantity', productIdType: 'integer' };
+
+/** The view a shipped operation declares, for a level. */
+function declaredView(operationId: string, level: string): ViewDeclaration {
+  const declaration = SHIPPED.operations.get(operationId);
+  if (declaration === undefined || !('views' in declaration)) throw new Error(operationId);
+  const { views } = declaration;
+  const view = views.kind === 'every' ? views.view : views.views.get(level);
+  if (view === undefined) throw new Error(`${operationId} has no view for ${level}`);
+  return view;
+}
+
+/** The JSON text the shipped view of an operation writes for one product. */
+function written(
+  operationId: string,
+  level: string,
+  product: ProductRecord,
+  settings: ViewSettings = DEFAULT_SETTINGS,
+): string {
+  const collection = collectionFromData(buildCollection(PRODUCTS, 'a.yaml', [product]));
+  return viewWriter(PRODUCTS, declaredView(operationId, level), settings)(collection, 0);
+}
+
+/** A stock object as a level sees it, built the obvious way: the writer's reference. */
 function toStockView(
-  stock: ProductStock,
-  level: AccessLevel,
-  compatibility: StockShape = { stockField: 'quantity', productIdType: 'integer' },
-): StockView {
-  const productId = compatibility.productIdType === 'string' ? String(stock.id) : stock.id;
+  stock: { id: number; quantity: number | null; status: string },
+  level: string,
+  settings: ViewSettings,
+): Record<string, unknown> {
+  const productId = settings.productIdType === 'string' ? String(stock.id) : stock.id;
   return level === 'quantity'
-    ? { product_id: productId, [compatibility.stockField]: stock.quantity, status: stock.status }
+    ? { product_id: productId, [settings.stockField]: stock.quantity, status: stock.status }
     : { product_id: productId, status: stock.status };
 }
 
-const product: Product = (() => {
-  const yaml = 'products: [{ id: 7, name: X, quantity: 3, color: red }]';
-  const found = parseCatalog('a.yaml', yaml).byId.get(7);
-  if (found === undefined) throw new Error('fixture lost its product');
-  return found;
-})();
+const product: ProductRecord = { id: 7, name: 'X', quantity: 3, color: 'red' };
 
-describe('access levels', () => {
+describe('the shipped views', () => {
   it('a status level sees product_id and status only', () => {
-    expect(JSON.parse(stockJsonWriter('status')(product))).toStrictEqual({
+    expect(JSON.parse(written('listStock', 'status', product))).toStrictEqual({
       product_id: 7,
       status: 'available',
     });
   });
   it('a quantity level sees the quantity too', () => {
-    expect(JSON.parse(stockJsonWriter('quantity')(product))).toStrictEqual({
+    expect(JSON.parse(written('getStock', 'quantity', product))).toStrictEqual({
       product_id: 7,
       quantity: 3,
       status: 'available',
     });
   });
-  it('the JSON writer of each level and setting writes the text of JSON.stringify(view)', () => {
+  it('an unknown quantity is null, and its status on_request', () => {
+    expect(JSON.parse(written('listStock', 'quantity', { id: 2, name: 'Y' }))).toStrictEqual({
+      product_id: 2,
+      quantity: null,
+      status: 'on_request',
+    });
+  });
+  it('the writer of each level and setting writes the text of JSON.stringify(view)', () => {
     const stock = fc.record({
-      id: fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constant(Number.MAX_SAFE_INTEGER)),
+      id: fc.oneof(fc.integer({ min: 1 }), fc.constant(Number.MAX_SAFE_INTEGER)),
       quantity: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 2 ** 40 })),
       status: fc.constantFrom(...STOCK_STATUSES),
     });
-    const compatibility = fc.record<StockShape>({
+    const settings = fc.record<ViewSettings>({
       stockField: fc.constantFrom('quantity', 'stock'),
       productIdType: fc.constantFrom('integer', 'string'),
     });
     fc.assert(
-      fc.property(fc.constantFrom(...ACCESS_LEVELS), compatibility, stock, (level, settings, s) => {
+      fc.property(fc.constantFrom('status', 'quantity'), settings, stock, (level, chosen, s) => {
         // Compared as text: the key order is part of what is served.
-        expect(stockJsonWriter(level, settings)(s)).toBe(
-          JSON.stringify(toStockView(s, level, settings)),
+        expect(written('listStock', level, { ...s, name: 'N' }, chosen)).toBe(
+          JSON.stringify(toStockView(s, level, chosen)),
         );
       }),
       { numRuns: 500 },
     );
   });
   it('a product record has id, name and the extra fields, no stock', () => {
-    expect(toProductRecord(product)).toStrictEqual({ id: 7, name: 'X', color: 'red' });
+    expect(JSON.parse(written('getProduct', 'status', product))).toStrictEqual({
+      id: 7,
+      name: 'X',
+      color: 'red',
+    });
   });
   it('a product record keeps every extra field in its order, whatever its JSON value', () => {
     const extraKey = fc
@@ -76,11 +99,25 @@ describe('access levels', () => {
       .filter((key) => !['id', 'name', 'quantity', 'status', '__proto__'].includes(key));
     fc.assert(
       fc.property(fc.dictionary(extraKey, fc.jsonValue()), (extra) => {
-        const record = toProductRecord(toProduct({ id: 1, name: 'N', quantity: 2, ...extra }));
-        // Compared as text: toEqual would not see a change of key order.
-        expect(JSON.stringify(record)).toBe(JSON.stringify({ id: 1, name: 'N', ...extra }));
+        const record = written('listProducts', 'quantity', {
+          id: 1,
+          name: 'N',
+          quantity: 2,
+          ...extra,
+        });
+        // Compared as text: a parsed comparison would not see a change of key order. The view's
+        // fields come first, then the extra ones as JSON writes them.
+        const extraText = JSON.stringify(extra).slice(1);
+        expect(record).toBe(`{"id":1,"name":"N"${extraText === '}' ? '}' : `,${extraText}`}`);
       }),
     );
+  });
+  it('a string id setting writes the record id as a string too', () => {
+    expect(
+      JSON.parse(
+        written('getProduct', 'status', product, { ...DEFAULT_SETTINGS, productIdType: 'string' }),
+      ),
+    ).toStrictEqual({ id: '7', name: 'X', color: 'red' });
   });
 });
 

@@ -79,7 +79,7 @@ describe('loadConfig', () => {
 
   it('refuses a bad config file with file, line and field', async () => {
     const cwd = await folderWith({
-      'stockmock.config.yaml': 'port: 4010\ntokens:\n  - token: abc\n    level: admin\n',
+      'stockmock.config.yaml': 'port: 4010\ntokens:\n  - token: abc\n    level: "ad min"\n',
     });
     const error = await refusal(loadConfig({ cwd, env: {} }));
     expect(error.issues[0]).toMatchObject({

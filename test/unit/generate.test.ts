@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { allProducts } from '../../src/catalog/catalog.ts';
-import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
-import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
+import { DEFAULTS } from '../../src/config/load-config.ts';
 import { FIXTURE_HEADER, formatFixtureLine } from '../../src/generate/format-fixture.ts';
 import { generateProducts } from '../../src/generate/generate-products.ts';
-import { loadScenario } from '../../src/scenarios/load-scenarios.ts';
+import { loadDataset, loadPlanOf } from '../../src/scenarios/load-scenarios.ts';
+import {
+  allProducts,
+  parseDataset as parseCatalog,
+  SHIPPED,
+  STOCK_STATUSES,
+} from '../helpers/datasets.ts';
+import { statusOf, type PlainProduct } from '../helpers/reference-engine.ts';
+
+/** A generated entry as the columns hold it, its status by the definition. */
+const toProduct = (entry: PlainProduct) => ({
+  id: entry.id,
+  name: entry.name,
+  quantity: entry.quantity ?? null,
+  status: statusOf(entry),
+});
 
 const products = (count: number, seed: number) => [...generateProducts({ count, seed })];
 
@@ -23,7 +36,7 @@ describe('generateProducts', () => {
     expect(Object.keys(generated[0] ?? {})).toEqual(
       expect.arrayContaining(['category', 'material', 'price_eur', 'sku']),
     );
-    const statuses = new Set(generated.map((product) => toProduct(product).status));
+    const statuses = new Set(generated.map((product) => statusOf(product)));
     expect([...statuses].sort()).toEqual([...STOCK_STATUSES].sort());
     expect(generated.some((product) => product.quantity === null)).toBe(true);
   });
@@ -36,7 +49,10 @@ describe('generateProducts', () => {
   });
 
   it('serves a generated scenario exactly as the same products loaded from a file', async () => {
-    const catalog = await loadScenario({ generate: { count: 3000, seed: 5 } });
+    const catalog = await loadDataset(
+      { generate: { count: 3000, seed: 5 } },
+      loadPlanOf(SHIPPED, DEFAULTS.compatibility),
+    );
     expect(allProducts(catalog)).toEqual(products(3000, 5).map((entry) => toProduct(entry)));
   });
 });

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { parseCatalog } from '../../src/catalog/load-catalog.ts';
+import { parseDataset as parseCatalog } from '../helpers/datasets.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
 import { parseJsonLineFixture } from '../../src/source/json-line-fixture.ts';
 

@@ -7,14 +7,23 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allProducts } from '../../src/catalog/catalog.ts';
-import { parseCatalog } from '../../src/catalog/load-catalog.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
-import type { ProductFilter } from '../../src/query/query.ts';
-import { loadScenario, loadScenarios } from '../../src/scenarios/load-scenarios.ts';
+import { loadPlanOf, loadScenario, loadScenarios } from '../../src/scenarios/load-scenarios.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
+import { generateProducts } from '../../src/generate/generate-products.ts';
+import {
+  allProducts,
+  conditionsOf,
+  datasetOf,
+  loadDataset,
+  parseDataset,
+  SHIPPED,
+  type ProductFilter,
+} from '../helpers/datasets.ts';
 import { createReferenceEngine } from '../helpers/reference-engine.ts';
+
+const PLAN = loadPlanOf(SHIPPED, DEFAULTS.compatibility);
 
 const FIXTURE = [
   'products:',
@@ -52,20 +61,29 @@ describe('loadScenarios, in a worker', () => {
       fixtures: join(dir, 'products.yaml'),
       scenarios: { generated: { generate: { count: 700, seed: 3 } } },
     };
-    const loaded = await loadScenarios(config);
+    const loaded = await loadScenarios(config, PLAN);
     expect([...loaded.keys()]).toEqual(['default', 'generated']);
     const store = createScenarioStore(loaded);
     for (const [name, source] of [
       ['default', config.fixtures],
       ['generated', config.scenarios.generated],
     ] as const) {
-      const here = await loadScenario(source);
+      const [collection] = await loadScenario(source, PLAN);
+      const here =
+        typeof source === 'string'
+          ? await loadDataset(source)
+          : datasetOf('here', [...generateProducts({ count: 700, seed: 3 })]);
       const there = store.get(name);
-      expect(there?.catalog.source).toBe(here.source);
-      expect(allProducts(there?.catalog ?? here)).toEqual(allProducts(here));
+      expect(there?.source).toBe(collection?.source);
+      expect(allProducts(there ?? here)).toEqual(allProducts(here));
+      // Every field, the undeclared ones too, as this thread loads them.
+      const served = there?.collection('products').collection;
+      expect(Array.from({ length: collection?.size ?? 0 }, (_, at) => served?.restAt(at))).toEqual(
+        Array.from({ length: collection?.size ?? 0 }, (_, at) => collection?.restAt(at)),
+      );
       const reference = createReferenceEngine(here);
       for (const filter of FILTERS) {
-        const served = there?.engine.select(filter);
+        const served = there?.collection('products').engine.select(conditionsOf(filter));
         const expected = reference.select(filter);
         expect(served?.total, JSON.stringify(filter)).toBe(expected.total);
         expect(served?.slice(0, 50), JSON.stringify(filter)).toEqual(expected.slice(0, 50));
@@ -77,13 +95,13 @@ describe('loadScenarios, in a worker', () => {
     const bad = `${FIXTURE}\n  - { id: 3, name: Twin, quantity: -1 }\n`;
     const dir = await folderWith({ 'products.yaml': bad });
     const file = join(dir, 'products.yaml');
-    const error = await loadScenarios({ ...DEFAULTS, fixtures: file }).catch(
+    const error = await loadScenarios({ ...DEFAULTS, fixtures: file }, PLAN).catch(
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(SourceError);
     let here: SourceError | undefined;
     try {
-      parseCatalog(file, bad);
+      parseDataset(file, bad);
     } catch (caught) {
       here = caught as SourceError;
     }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCatalogData } from '../../src/catalog/load-catalog.ts';
+import { parseDataset as parseCatalogData } from '../helpers/datasets.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
 import { locateByLines } from '../../src/source/locate-by-lines.ts';
 import { readYamlSource } from '../../src/source/read-yaml-source.ts';

@@ -6,17 +6,42 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
-import { parseCatalog } from '../../src/catalog/load-catalog.ts';
-import { STOCK_STATUSES, type StockStatus } from '../../src/catalog/stock-status.ts';
-import { createQueryEngine, type QueryEngine } from '../../src/query/engine.ts';
+import type { Dataset } from '../../src/dataset/dataset.ts';
+import { buildEngineData } from '../../src/query/engine.ts';
 import { createIndexedEngine, type EngineTuning } from '../../src/query/indexed-engine.ts';
 import { paginate } from '../../src/query/paginate.ts';
-import type { ProductFilter } from '../../src/query/query.ts';
 import { arbitraryProducts, NAME_CHARS, plainFilterIds } from '../helpers/arbitraries.ts';
-import { createReferenceEngine } from '../helpers/reference-engine.ts';
+import {
+  conditionsOf,
+  datasetOf,
+  parseDataset,
+  productAt,
+  STOCK_STATUSES,
+  type ProductFilter,
+  type StockStatus,
+} from '../helpers/datasets.ts';
+import { createReferenceEngine, type ReferenceEngine } from '../helpers/reference-engine.ts';
 
-type MakeEngine = (catalog: Catalog) => QueryEngine;
+type MakeEngine = (dataset: Dataset) => ReferenceEngine;
+
+/** An engine of the dataset's products, asked with ProductFilters. */
+function indexedEngine(tuning?: EngineTuning): MakeEngine {
+  return (dataset) => {
+    const served = dataset.collection('products');
+    const engine =
+      tuning === undefined
+        ? served.engine
+        : createIndexedEngine(
+            served.collection,
+            buildEngineData(served.collection.data.columns, {
+              exact: ['status'],
+              contains: ['name'],
+            }),
+            tuning,
+          );
+    return { select: (filter) => engine.select(conditionsOf(filter)) };
+  };
+}
 
 /** Small prefixes make listings grow and outgrow the cache within a few pages. */
 const TUNINGS: readonly EngineTuning[] = [
@@ -30,13 +55,13 @@ const TUNINGS: readonly EngineTuning[] = [
 
 const ENGINES: readonly (readonly [string, MakeEngine])[] = [
   ['the reference engine', createReferenceEngine],
-  ['the engine as served', createQueryEngine],
+  ['the engine as served', indexedEngine()],
   ...TUNINGS.map(
     (tuning) =>
       [
         `the indexed engine (${tuning.strategy}, prefixes from ${String(tuning.firstPrefix)}, ` +
           `cached up to ${String(tuning.cachedPrefixLimit)})`,
-        (catalog: Catalog) => createIndexedEngine(catalog, tuning),
+        indexedEngine(tuning),
       ] as const,
   ),
 ];
@@ -73,13 +98,13 @@ const denseFilter = fc.record(
 const smallCatalogue = arbitraryProducts({ maxId: 300, maxNameLength: 4, maxLength: 80 });
 
 /** Every match of a filter, as ids, read through the engine's seam. */
-function selectedIds(engine: QueryEngine, catalog: Catalog, filter: ProductFilter): number[] {
+function selectedIds(engine: ReferenceEngine, dataset: Dataset, filter: ProductFilter): number[] {
   const selection = engine.select(filter);
-  return selection.slice(0, selection.total).map((position) => catalog.productAt(position).id);
+  return selection.slice(0, selection.total).map((position) => productAt(dataset, position).id);
 }
 
 describe.each(ENGINES)('%s', (_name, makeEngine) => {
-  const examples = parseCatalog('q.yaml', EXAMPLES);
+  const examples = parseDataset('q.yaml', EXAMPLES);
   const engine = makeEngine(examples);
 
   it.each([
@@ -113,8 +138,8 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
         smallCatalogue,
         fc.array(arbitraryFilter, { minLength: 1, maxLength: 6 }),
         (first, second, filters) => {
-          const before = createCatalog('before', first);
-          const after = createCatalog('after', second);
+          const before = datasetOf('before', first);
+          const after = datasetOf('after', second);
           const [old, fresh] = [makeEngine(before), makeEngine(after)];
           for (const filter of filters) {
             const expected = plainFilterIds(first, filter);
@@ -136,7 +161,7 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
         fc.array(fc.oneof(denseFilter, arbitraryFilter), { minLength: 1, maxLength: 3 }),
         fc.integer({ min: 1, max: 7 }),
         (products, filters, limit) => {
-          const catalog = createCatalog('c', products);
+          const catalog = datasetOf('c', products);
           const paged = makeEngine(catalog);
           const expected = filters.map((filter) => plainFilterIds(products, filter));
           const pages = Math.max(...expected.map((ids) => Math.ceil(ids.length / limit))) + 1;
@@ -147,7 +172,7 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
             filters.forEach((filter, f) => {
               const got = paginate(paged.select(filter), { page, limit });
               const ids = expected[f] ?? [];
-              expect(got.items.map((p) => catalog.productAt(p).id)).toEqual(
+              expect(got.items.map((p) => productAt(catalog, p).id)).toEqual(
                 ids.slice((page - 1) * limit, page * limit),
               );
               expect(got.total).toBe(ids.length);

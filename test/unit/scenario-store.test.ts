@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalog } from '../../src/catalog/catalog.ts';
+import { datasetOf } from '../helpers/datasets.ts';
 import { createScenarioStore, UnknownScenario } from '../../src/scenarios/scenario-store.ts';
 
-const catalog = (source: string) => createCatalog(source, []);
+const catalog = (source: string) => datasetOf(source, []);
 
 describe('scenario store', () => {
   const store = () =>
@@ -15,15 +15,15 @@ describe('scenario store', () => {
 
   it('serves the active scenario, and any scenario by name', () => {
     const scenarios = store();
-    expect(scenarios.current.catalog.source).toBe('d');
-    expect(scenarios.get('empty')?.catalog.source).toBe('e');
+    expect(scenarios.current.source).toBe('d');
+    expect(scenarios.get('empty')?.source).toBe('e');
     expect(scenarios.get('nope')).toBeUndefined();
   });
 
   it('switches the active scenario, and refuses an unknown one without changing anything', () => {
     const scenarios = store();
     scenarios.activate('empty');
-    expect(scenarios.current.catalog.source).toBe('e');
+    expect(scenarios.current.source).toBe('e');
     expect(() => {
       scenarios.activate('nope');
     }).toThrow(UnknownScenario);
@@ -40,8 +40,8 @@ describe('scenario store', () => {
         ['empty', catalog('e2')],
       ]),
     );
-    expect(before.catalog.source).toBe('e');
-    expect(scenarios.current.catalog.source).toBe('e2');
+    expect(before.source).toBe('e');
+    expect(scenarios.current.source).toBe('e2');
     scenarios.replaceAll(new Map([['default', catalog('d3')]]));
     expect(scenarios.active).toBe('default');
   });

@@ -1,7 +1,6 @@
 /** @module `stockmock contract <BASE_URL>`: check a running implementation against the spec. */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ACCESS_LEVELS, type AccessLevel } from '../../access/access-level.ts';
 import type { Level } from '../../contract/check.ts';
 import { loadSpec, SHIPPED_SPEC } from '../../spec/load-spec.ts';
 import type { Command, ParsedArgs } from '../command.ts';
@@ -105,20 +104,28 @@ function parseLevel(given: string | undefined): Level {
   throw new UsageError(`contract: --level takes interface or stand-in, not "${given}"`);
 }
 
+/** The interface's two access levels, which the checker knows how to judge. */
+const CHECKED_LEVELS = ['status', 'quantity'] as const;
+type CheckedLevel = (typeof CHECKED_LEVELS)[number];
+
 /** `--token status=abc --token quantity=def`: level first, so a token may contain `=`. */
-function parseTokens(args: ParsedArgs): Partial<Record<AccessLevel, string>> {
+function parseTokens(args: ParsedArgs): Partial<Record<CheckedLevel, string>> {
   const given = args.flags['token'];
-  const tokens: Partial<Record<AccessLevel, string>> = {};
+  const tokens: Partial<Record<CheckedLevel, string>> = {};
   for (const grant of Array.isArray(given) ? given : []) {
     const text = String(grant);
     const at = text.indexOf('=');
     const level = text.slice(0, at);
-    if (at < 1 || !(ACCESS_LEVELS as readonly string[]).includes(level) || at === text.length - 1) {
+    if (
+      at < 1 ||
+      !(CHECKED_LEVELS as readonly string[]).includes(level) ||
+      at === text.length - 1
+    ) {
       throw new UsageError(
         `contract: --token takes LEVEL=TOKEN with LEVEL status or quantity, not "${text.replace(/=.*/, '=…')}"`,
       );
     }
-    tokens[level as AccessLevel] = text.slice(at + 1);
+    tokens[level as CheckedLevel] = text.slice(at + 1);
   }
   return tokens;
 }

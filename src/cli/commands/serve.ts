@@ -43,15 +43,15 @@ export const serveCommand: Command = {
     };
     early.forEach(warn);
     const { server, catalogs, reloader } = await launch({ config, request, log });
-    const { catalog } = catalogs.current;
+    const { sizes, source } = catalogs.current;
     log.info(
       {
-        products: catalog.size,
+        ...Object.fromEntries(sizes),
         scenario: catalogs.active,
-        source: catalog.source,
+        source,
         scenarios: catalogs.names,
       },
-      `serving ${String(catalog.size)} products on ${server.url} (docs: ${server.url}/docs)`,
+      `serving ${[...sizes].map(([name, size]) => `${String(size)} ${name}`).join(', ')} on ${server.url} (docs: ${server.url}/docs)`,
     );
 
     const configFile = await findConfigFile(request);

@@ -1,7 +1,13 @@
 /** @module `stockmock validate`: check spec, config and every scenario's data; exit 1 on errors. */
 import { loadConfig } from '../../config/load-config.ts';
 import { formatSourceIssue } from '../../problems/source-error.ts';
-import { loadScenario, type ScenarioSource } from '../../scenarios/load-scenarios.ts';
+import {
+  loadPlanOf,
+  loadScenario,
+  type LoadPlan,
+  type ScenarioSource,
+} from '../../scenarios/load-scenarios.ts';
+import { readDeclarations } from '../../resources/declarations.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
 import type { Command } from '../command.ts';
@@ -27,15 +33,27 @@ export const validateCommand: Command = {
       [DEFAULT_SCENARIO, config.fixtures],
       ...Object.entries(config.scenarios),
     ];
+    // The spec's declarations say what a fixture holds: the spec is checked first.
+    let plan: LoadPlan | undefined;
     const checks: [string, () => Promise<string>][] = [
       [
         config.spec,
-        async () =>
-          `${String(Object.keys((await loadSpec(config.spec)).document.paths ?? {}).length)} paths`,
+        async () => {
+          const spec = await loadSpec(config.spec);
+          const declarations = readDeclarations(spec);
+          plan = loadPlanOf(declarations, config.compatibility);
+          return `${String(Object.keys(spec.document.paths ?? {}).length)} paths, ${String(declarations.collections.size)} collections`;
+        },
       ],
       ...scenarios.map(([name, source]): [string, () => Promise<string>] => [
         typeof source === 'string' ? `${source} (scenario ${name})` : `scenario ${name}`,
-        async () => `${String((await loadScenario(source)).size)} products`,
+        async () => {
+          if (plan === undefined) throw new Error('not checked: the spec is invalid');
+          const collections = await loadScenario(source, plan);
+          return collections
+            .map((collection) => `${String(collection.size)} ${collection.name}`)
+            .join(', ');
+        },
       ]),
     ];
     let failed = 0;

@@ -1,21 +1,20 @@
 import fc from 'fast-check';
-import {
-  allProducts,
-  createCatalog,
-  extraFieldsOf,
-  type Product,
-} from '../../src/catalog/catalog.ts';
 import { arbitraryProducts, NAME_CHARS } from '../helpers/arbitraries.ts';
 import { describe, expect, it } from 'vitest';
-import { deriveStatus } from '../../src/catalog/derive-status.ts';
-import { foldName } from '../../src/catalog/fold-name.ts';
-import { parseCatalog, toProduct } from '../../src/catalog/load-catalog.ts';
-import { STOCK_STATUSES } from '../../src/catalog/stock-status.ts';
+import { foldName } from '../../src/query/fold-name.ts';
+import {
+  allProducts,
+  datasetOf as createCatalog,
+  parseDataset as parseCatalog,
+  productAt,
+  STOCK_STATUSES,
+} from '../helpers/datasets.ts';
+import { statusOf } from '../helpers/reference-engine.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
 import { parseBlockFixture } from '../../src/source/block-fixture.ts';
 import { parseJsonLineFixture } from '../../src/source/json-line-fixture.ts';
 
-describe('deriveStatus', () => {
+describe('the derived status', () => {
   it.each([
     [12, undefined, 'available'],
     [0, undefined, 'out_of_stock'],
@@ -24,7 +23,13 @@ describe('deriveStatus', () => {
     [5, 'out_of_stock', 'out_of_stock'],
     [null, 'available', 'available'],
   ] as const)('quantity %s with status %s is %s', (quantity, explicit, expected) => {
-    expect(deriveStatus(quantity, explicit)).toBe(expected);
+    const record = {
+      id: 1,
+      name: 'N',
+      quantity,
+      ...(explicit === undefined ? {} : { status: explicit }),
+    };
+    expect(productAt(createCatalog('d', [record]), 0).status).toBe(expected);
   });
 });
 
@@ -57,7 +62,8 @@ describe('parseCatalog', () => {
       [3, 'out_of_stock', 0],
       [4, 'incoming', null],
     ]);
-    expect(extraFieldsOf(catalog.byId.get(1) as Product)).toEqual({
+    const { collection } = catalog.collection('products');
+    expect(JSON.parse(collection.restAt(collection.positionOf(1)))).toEqual({
       category: 'tables',
       dims: { w: 1 },
     });
@@ -280,16 +286,30 @@ describe('columns', () => {
   it('give back every product as it went in, in id order', () => {
     fc.assert(
       fc.property(entries, (list) => {
-        const products = list.map(({ status, extra, ...entry }) =>
-          toProduct({ ...entry, ...extra, ...(status === undefined ? {} : { status }) }),
-        );
-        const expected = [...products].sort((a, b) => a.id - b.id);
+        const products = list.map(({ status, extra, ...entry }) => ({
+          ...entry,
+          ...extra,
+          ...(status === undefined ? {} : { status }),
+        }));
+        const sorted = [...products].sort((a, b) => a.id - b.id);
         const catalog = createCatalog('c', products);
-        expect(catalog.size).toBe(products.length);
-        expect(allProducts(catalog)).toEqual(expected);
-        expected.forEach(({ id, quantity, status }, position) => {
-          expect(catalog.stockAt(position)).toStrictEqual({ id, quantity, status });
-          expect(catalog.byId.positionOf(id)).toBe(position);
+        const { collection } = catalog.collection('products');
+        expect(collection.size).toBe(products.length);
+        expect(allProducts(catalog)).toEqual(
+          sorted.map((p) => ({
+            id: p.id,
+            name: p.name,
+            quantity: p.quantity,
+            status: statusOf(p),
+          })),
+        );
+        sorted.forEach((product, position) => {
+          expect(collection.positionOf(product.id)).toBe(position);
+          const declared = new Set(['id', 'name', 'quantity', 'status']);
+          const extra = Object.fromEntries(
+            Object.entries(product).filter(([key]) => !declared.has(key)),
+          );
+          expect(JSON.parse(collection.restAt(position))).toEqual(extra);
         });
       }),
       { numRuns: 300 },
@@ -311,10 +331,26 @@ describe('byId', () => {
             ? list.map((product, i) => ({ ...product, id: list.length - i + shift }))
             : list;
           const catalog = createCatalog('c', entries);
+          const { collection } = catalog.collection('products');
+          const found = (id: number) => {
+            const position = collection.positionOf(id);
+            return position < 0 ? undefined : productAt(catalog, position);
+          };
+          const expected = (id: number) => {
+            const product = entries.find((p) => p.id === id);
+            return product === undefined
+              ? undefined
+              : {
+                  id,
+                  name: product.name,
+                  quantity: product.quantity ?? null,
+                  status: statusOf(product),
+                };
+          };
           for (const id of [-1, 0, 0.5, 1, 2, 7, 59.5, 60, 61, entries.length + shift + 1]) {
-            expect(catalog.byId.get(id)).toEqual(entries.find((p) => p.id === id));
+            expect(found(id)).toEqual(expected(id));
           }
-          for (const product of entries) expect(catalog.byId.get(product.id)).toEqual(product);
+          for (const product of entries) expect(found(product.id)).toEqual(expected(product.id));
         },
       ),
       { numRuns: 200, seed: 31 },

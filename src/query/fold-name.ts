@@ -1,4 +1,4 @@
-/** @module Case folding for the literal, case-insensitive name filter. */
+/** @module Case folding for the literal, case-insensitive `contains` match. */
 
 /**
  * Folds a string for caseless comparison. JavaScript has no full Unicode case folding, so this

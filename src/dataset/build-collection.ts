@@ -1,0 +1,101 @@
+/** @module Validated records → a collection's columns (what a loading worker builds). */
+import { packStrings } from '../util/packed-strings.ts';
+import type { CollectionDeclaration } from '../resources/declarations.ts';
+import { NO_REST, type ColumnData, type CollectionData } from './collection.ts';
+import { deriveValue } from './derive.ts';
+
+/** A record as a fixture gives it, already valid by the collection's schema. */
+export type RecordInput = Readonly<Record<string, unknown>>;
+
+/**
+ * The columns of records in any order; keys must be unique (the loader checks). With
+ * `rest: 'elsewhere'` the caller keeps the undeclared fields itself (see collectionFromData).
+ */
+export function buildCollection(
+  declaration: CollectionDeclaration,
+  source: string,
+  records: readonly RecordInput[],
+  rest: 'keep' | 'elsewhere' = 'keep',
+): CollectionData {
+  const { key } = declaration;
+  const keyOf = (record: RecordInput) => record[key] as number;
+  // Hand-written and generated fixtures usually come sorted: check in one pass before sorting.
+  let sorted = true;
+  for (let i = 1; i < records.length && sorted; i++) {
+    sorted = keyOf(records[i - 1] as RecordInput) < keyOf(records[i] as RecordInput);
+  }
+  const ordered = sorted ? records : [...records].sort((a, b) => keyOf(a) - keyOf(b));
+  const size = ordered.length;
+  const keys = new Float64Array(size);
+  const derivations = new Map(
+    declaration.derived.map((derivation) => [derivation.field, derivation]),
+  );
+  const fields = [...declaration.fields.keys()].filter((field) => field !== key);
+  const numberings = fields.map(() => numbering(size));
+  const restTexts = rest === 'keep' ? new Array<string>(size) : undefined;
+  ordered.forEach((record, position) => {
+    keys[position] = keyOf(record);
+    fields.forEach((field, index) => {
+      let value = record[field];
+      const derivation = derivations.get(field);
+      if (value === undefined && derivation !== undefined) {
+        value = deriveValue(derivation, record[derivation.from]);
+      }
+      (numberings[index] as Numbering).add(position, value);
+    });
+    if (restTexts !== undefined) restTexts[position] = restOf(record, declaration.fields);
+  });
+  return {
+    name: declaration.name,
+    key,
+    source,
+    keys,
+    columns: Object.fromEntries(
+      fields.map((field, index) => [field, (numberings[index] as Numbering).column()]),
+    ),
+    ...(restTexts === undefined ? {} : { rest: packStrings(restTexts) }),
+  };
+}
+
+/** A record's undeclared fields, in their order, as JSON object text. */
+function restOf(record: RecordInput, declared: ReadonlyMap<string, unknown>): string {
+  let rest: Record<string, unknown> | undefined;
+  for (const field in record) {
+    if (declared.has(field)) continue;
+    rest ??= {};
+    rest[field] = record[field];
+  }
+  return rest === undefined ? NO_REST : JSON.stringify(rest);
+}
+
+interface Numbering {
+  add(position: number, value: unknown): void;
+  column(): ColumnData;
+}
+
+/**
+ * Numbers each distinct value in the order first seen. Strings, numbers, booleans and null are
+ * told apart by the value itself (a Map keeps 1 and "1" apart), objects by their JSON text; each
+ * distinct value is written as JSON once.
+ */
+function numbering(size: number): Numbering {
+  const numbers = new Map<unknown, number>();
+  const texts: string[] = [];
+  const of = new Int32Array(size).fill(-1);
+  return {
+    add(position, value) {
+      if (value === undefined) return;
+      // The NUL keeps an object's text apart from a string that reads the same.
+      const identity =
+        typeof value === 'object' && value !== null ? `\u0000${JSON.stringify(value)}` : value;
+      let number = numbers.get(identity);
+      if (number === undefined) {
+        number = texts.length;
+        numbers.set(identity, number);
+        texts.push(JSON.stringify(value));
+      }
+      of[position] = number;
+    },
+    column: () => ({ values: packStrings(texts), of }),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * @module The data set: every collection of one load (a scenario), with its query engine, and
+ * the one read pipeline of a declared operation: conditions → engine → list rules → page, or a
+ * key → one record; then its view, as JSON text.
+ */
+import type { Compatibility } from '../compatibility/compatibility.ts';
+import { ProblemError } from '../problems/problem-error.ts';
+import { PROBLEMS } from '../problems/problem-types.ts';
+import { createQueryEngine, type EngineData, type QueryEngine } from '../query/engine.ts';
+import { applyListRules, labelOrdering, type LabelOrder } from '../query/list-rules.ts';
+import { paginate } from '../query/paginate.ts';
+import type { Condition, Page, PageRequest } from '../query/query.ts';
+import type {
+  CollectionDeclaration,
+  Declarations,
+  OperationDeclaration,
+  ViewDeclaration,
+  Views,
+} from '../resources/declarations.ts';
+import type { Collection } from './collection.ts';
+import { viewWriter, type RecordWriter } from './view-writer.ts';
+
+/** A collection as a load hands it over: its records, the engine's indexes, its label order. */
+export interface IndexedCollection {
+  readonly collection: Collection;
+  readonly indexes: EngineData;
+  /** The positions in label order, made only where lists are ordered by label. */
+  readonly labelOrder?: Int32Array;
+}
+
+/** A collection as served: its records and the engine over them, made together. */
+interface ServedCollection {
+  readonly collection: Collection;
+  readonly engine: QueryEngine;
+  readonly labelOrder: LabelOrder | undefined;
+}
+
+/** Every collection of one load, as served. */
+export interface Dataset {
+  /** Unique among every dataset of the process: what answers derived from it are keyed by. */
+  readonly serial: number;
+  /** How many records each collection holds. */
+  readonly sizes: ReadonlyMap<string, number>;
+  /** Where the data came from, for logs. */
+  readonly source: string;
+  collection(name: string): ServedCollection;
+}
+
+let datasetsMade = 0;
+
+export function createDataset(collections: readonly IndexedCollection[]): Dataset {
+  datasetsMade += 1;
+  const served = new Map(
+    collections.map(({ collection, indexes, labelOrder }) => [
+      collection.name,
+      {
+        collection,
+        engine: createQueryEngine(collection, indexes),
+        labelOrder: labelOrder === undefined ? undefined : labelOrdering(labelOrder),
+      },
+    ]),
+  );
+  return Object.freeze({
+    serial: datasetsMade,
+    sizes: new Map(collections.map(({ collection }) => [collection.name, collection.size])),
+    source: [...new Set(collections.map(({ collection }) => collection.source))].join(', '),
+    collection(name: string) {
+      const found = served.get(name);
+      if (found === undefined) throw new Error(`No collection is named ${name}`);
+      return found;
+    },
+  });
+}
+
+/** A list request, typed from the spec: its conditions and its page. */
+export interface ListQuery {
+  readonly conditions: readonly Condition[];
+  readonly page: PageRequest;
+}
+
+/** The rules a list is served by: the compatibility settings, fixed when the server starts. */
+export type ServingRules = Pick<
+  Compatibility,
+  'order' | 'nameMatch' | 'pastTheEnd' | 'stockField' | 'productIdType'
+>;
+
+/** A declared operation served from data, bound to its rules: what a route handler calls. */
+export type DataOperation =
+  | {
+      readonly kind: 'list';
+      readonly declaration: Extract<OperationDeclaration, { kind: 'list' }>;
+      /** The page asked for; a page past the end is a 404 problem where the rules say so. */
+      list(dataset: Dataset, query: ListQuery): Page<number>;
+      /** The page's records, at an access level, as the text of a JSON array. */
+      writePage(dataset: Dataset, page: Page<number>, level: string | null): string;
+    }
+  | {
+      readonly kind: 'item';
+      readonly declaration: Extract<OperationDeclaration, { kind: 'item' }>;
+      /** The record with this key, as JSON text at an access level; a 404 problem if none. */
+      get(dataset: Dataset, key: number, level: string | null): string;
+    };
+
+/** Every operation the declarations serve from data, by operationId. */
+export function dataOperations(
+  declarations: Declarations,
+  rules: ServingRules,
+): ReadonlyMap<string, DataOperation> {
+  const operations = new Map<string, DataOperation>();
+  for (const [operationId, declaration] of declarations.operations) {
+    if (declaration.kind !== 'list' && declaration.kind !== 'item') continue;
+    const collection = declarations.collections.get(
+      declaration.collection,
+    ) as CollectionDeclaration;
+    const writerFor = levelWriters(collection, declaration.views, rules);
+    if (declaration.kind === 'item') {
+      operations.set(operationId, {
+        kind: 'item',
+        declaration,
+        get(dataset, key, level) {
+          const { collection: records } = dataset.collection(declaration.collection);
+          const position = records.positionOf(key);
+          if (position < 0) {
+            throw ProblemError.from(
+              PROBLEMS.NOT_FOUND,
+              `Nothing in ${collection.name} has the ${collection.key} ${String(key)}.`,
+            );
+          }
+          return writerFor(level)(records, position);
+        },
+      });
+      continue;
+    }
+    const caseSensitive = rules.nameMatch === 'case-sensitive';
+    const byLabel = rules.order === 'name' && collection.label !== undefined;
+    operations.set(operationId, {
+      kind: 'list',
+      declaration,
+      list(dataset, query) {
+        const served = dataset.collection(declaration.collection);
+        const selection = applyListRules(
+          served.engine.select(query.conditions),
+          query.conditions,
+          served.collection,
+          {
+            caseSensitive,
+            ...(byLabel && served.labelOrder !== undefined ? { order: served.labelOrder } : {}),
+          },
+        );
+        const page = paginate(selection, query.page);
+        if (rules.pastTheEnd === 'not-found' && page.page > page.lastPage) {
+          throw ProblemError.from(
+            PROBLEMS.NOT_FOUND,
+            `Page ${String(page.page)} is past the last page, ${String(page.lastPage)}.`,
+          );
+        }
+        return page;
+      },
+      writePage(dataset, page, level) {
+        const { collection: records } = dataset.collection(declaration.collection);
+        const write = writerFor(level);
+        let json = '[';
+        for (const [index, position] of page.items.entries()) {
+          json += index === 0 ? write(records, position) : `,${write(records, position)}`;
+        }
+        return `${json}]`;
+      },
+    });
+  }
+  return operations;
+}
+
+/** The writer of each access level's view; a level with no view is a wiring bug. */
+function levelWriters(
+  collection: CollectionDeclaration,
+  views: Views,
+  rules: ServingRules,
+): (level: string | null) => RecordWriter {
+  const write = (view: ViewDeclaration) => viewWriter(collection, view, rules);
+  if (views.kind === 'every') {
+    const writer = write(views.view);
+    return () => writer;
+  }
+  const writers = new Map([...views.views].map(([level, view]) => [level, write(view)]));
+  return (level) => {
+    const writer = level === null ? undefined : writers.get(level);
+    if (writer === undefined)
+      throw new Error(`No view is declared for the access level ${String(level)}`);
+    return writer;
+  };
+}

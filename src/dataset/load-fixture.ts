@@ -1,0 +1,85 @@
+/** @module Fixture file → the columns of each declared collection, or a SourceError naming file, line and field. */
+import type { ValidateFunction } from 'ajv';
+import type { SourceIssue } from '../problems/source-error.ts';
+import type { CollectionDeclaration } from '../resources/declarations.ts';
+import { parseBlockFixture } from '../source/block-fixture.ts';
+import { createAjv } from '../source/create-ajv.ts';
+import { parseJsonLineFixture } from '../source/json-line-fixture.ts';
+import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
+import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
+import { buildCollection, type RecordInput } from './build-collection.ts';
+import type { CollectionData } from './collection.ts';
+
+/**
+ * The two layouts read without a YAML parser: the generator's JSON lines, and block mappings.
+ * Each is there for a measured reason, written in its module; anything else goes to js-yaml. All
+ * three give a plain value to the same schema check and the same `locate`, so an issue reads the
+ * same whichever path read the file.
+ */
+function readFixtureLayout(text: string): unknown {
+  return parseJsonLineFixture(text) ?? parseBlockFixture(text);
+}
+
+/**
+ * The schema of a fixture file: one list of records per declared collection, each record valid
+ * by its collection's record schema. The record schemas are the spec's, so ajv checks them too.
+ */
+function fixtureValidator(collections: readonly CollectionDeclaration[]): ValidateFunction {
+  return createAjv().compile({
+    type: 'object',
+    required: collections.map((collection) => collection.name),
+    properties: Object.fromEntries(
+      collections.map((collection) => [
+        collection.name,
+        { type: 'array', items: collection.record },
+      ]),
+    ),
+    additionalProperties: false,
+  });
+}
+
+/** Reads and validates a fixture file. Nothing is returned unless the whole file is valid. */
+export async function loadFixture(
+  file: string,
+  collections: readonly CollectionDeclaration[],
+  options: ReadOptions = {},
+): Promise<CollectionData[]> {
+  return parseFixture(file, await readSourceText(file, options), collections);
+}
+
+/**
+ * Parses fixture text into each collection's columns. Collects every issue of the file (schema
+ * and duplicate keys) before refusing it, so one run shows all that needs fixing.
+ */
+export function parseFixture(
+  file: string,
+  text: string,
+  collections: readonly CollectionDeclaration[],
+): CollectionData[] {
+  const source = readYamlSource(file, text, readFixtureLayout);
+  refuseOnIssues(schemaIssues(source, fixtureValidator(collections)));
+  const fixture = source.value as Readonly<Record<string, readonly RecordInput[]>>;
+
+  const issues: SourceIssue[] = [];
+  for (const { name, key } of collections) {
+    const firstIndexOf = new Map<unknown, number>();
+    (fixture[name] ?? []).forEach((record, index) => {
+      const first = firstIndexOf.get(record[key]);
+      if (first === undefined) {
+        firstIndexOf.set(record[key], index);
+        return;
+      }
+      const firstLine = source.locate([name, first]).line;
+      issues.push({
+        file,
+        at: source.locate([name, index, key]),
+        field: `${name}[${String(index)}].${key}`,
+        message: `duplicate ${key} ${String(record[key])}, first used on line ${String(firstLine)}; ${key}s must be unique`,
+      });
+    });
+  }
+  refuseOnIssues(issues);
+  return collections.map((collection) =>
+    buildCollection(collection, file, fixture[collection.name] ?? []),
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * @module The shape of the `x-stockmock` keywords a spec declares its resources with: one schema
+ * for the check (with file, line and field) and the types.
+ *
+ * Why keywords in the spec, not a block of the config: the spec is what a client team edits when
+ * the interface grows, and a filter or a view belongs beside the parameter and the response it
+ * serves; a config names files and tokens, which change per machine. Other tools ignore `x-`
+ * keywords (OpenAPI 3.1 §4.9), so the spec stays the interface's.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { MATCHES, type Match } from '../query/query.ts';
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+export type { Match } from '../query/query.ts';
+
+/** The compatibility settings that act on a field a collection names. */
+export const FIELD_SETTINGS = ['productIdType', 'stockField'] as const;
+export type FieldSetting = (typeof FIELD_SETTINGS)[number];
+
+const DerivationSchema = Type.Object(
+  {
+    from: Name,
+    /**
+     * `stock-level`: a known positive number gives `positive`, zero gives `zero`, null or absent
+     * gives `unknown`; a value the record gives itself wins.
+     */
+    rule: Type.Unsafe<'stock-level'>({ type: 'string', enum: ['stock-level'] }),
+    positive: Name,
+    zero: Name,
+    unknown: Name,
+  },
+  { additionalProperties: false },
+);
+
+export const CollectionSchema = Type.Object(
+  {
+    key: Name,
+    label: Type.Optional(Name),
+    record: Type.Object({}, { additionalProperties: true }),
+    derive: Type.Optional(Type.Record(Name, DerivationSchema)),
+    settings: Type.Optional(
+      Type.Object(
+        Object.fromEntries(FIELD_SETTINGS.map((setting) => [setting, Type.Optional(Name)])),
+        {
+          additionalProperties: false,
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CollectionsSchema = Type.Record(Name, CollectionSchema);
+
+const ViewSchema = Type.Object(
+  {
+    /** Output member → the record field it shows, in the order written. */
+    fields: Type.Record(Name, Name),
+    /** Then every other field the record has, but those in `omit`. */
+    rest: Type.Optional(Type.Boolean()),
+    omit: Type.Optional(Type.Array(Name)),
+  },
+  { additionalProperties: false },
+);
+
+const FilterSchema = Type.Object(
+  {
+    field: Name,
+    match: Type.Unsafe<Match>({ type: 'string', enum: [...MATCHES] }),
+  },
+  { additionalProperties: false },
+);
+
+/** An operation served from data: a list, or one item when `item` names the key's parameter. */
+export const DataOperationSchema = Type.Object(
+  {
+    collection: Name,
+    /** The path parameter that names one item by its key: an item operation; else a list. */
+    item: Type.Optional(Name),
+    filters: Type.Optional(Type.Record(Name, FilterSchema)),
+    /** One view for every access level… */
+    view: Type.Optional(ViewSchema),
+    /** …or one per access level. */
+    views: Type.Optional(Type.Record(Name, ViewSchema)),
+  },
+  { additionalProperties: false },
+);
+
+/** Health: output member → the collection whose size it gives. */
+export const HealthOperationSchema = Type.Object(
+  { health: Type.Record(Name, Name) },
+  { additionalProperties: false },
+);
+
+/** The spec itself, as JSON or YAML. */
+export const DocumentOperationSchema = Type.Object(
+  { document: Type.Unsafe<'json' | 'yaml'>({ type: 'string', enum: ['json', 'yaml'] }) },
+  { additionalProperties: false },
+);
+
+export type CollectionInput = Static<typeof CollectionSchema>;
+export type DataOperationInput = Static<typeof DataOperationSchema>;
+export type ViewInput = Static<typeof ViewSchema>;
+export type DerivationInput = Static<typeof DerivationSchema>;

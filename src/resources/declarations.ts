@@ -1,0 +1,414 @@
+/**
+ * @module The resources a spec declares, read from its `x-stockmock` keywords and checked
+ * against the spec itself: what cannot be served as declared is refused at start with file,
+ * line and field, and nothing the spec declares is left unserved (README, "Declare a resource").
+ */
+import type { Static } from '@sinclair/typebox';
+import type { ValidateFunction } from 'ajv';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { SourceError, type SourceIssue } from '../problems/source-error.ts';
+import { createAjv } from '../source/create-ajv.ts';
+import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
+import type { LoadedSpec } from '../spec/load-spec.ts';
+import { PAGE_PARAMETER, LIMIT_PARAMETER } from '../spec/pagination.ts';
+import {
+  CollectionsSchema,
+  DataOperationSchema,
+  DocumentOperationSchema,
+  FIELD_SETTINGS,
+  HealthOperationSchema,
+  type CollectionInput,
+  type DataOperationInput,
+  type FieldSetting,
+  type Match,
+  type ViewInput,
+} from './declaration-schema.ts';
+
+export type { FieldSetting, Match } from './declaration-schema.ts';
+
+/** The keyword of the collections, at the spec's top level. */
+export const COLLECTIONS_KEYWORD = 'x-stockmock-collections';
+/** The keyword of an operation's declaration. */
+export const OPERATION_KEYWORD = 'x-stockmock';
+
+/** What a field holds, as far as filters and keys care. */
+export type FieldType = 'integer' | 'number' | 'string' | 'other';
+
+/** A value that follows from another field, unless a record gives its own. */
+export interface Derivation {
+  readonly field: string;
+  readonly from: string;
+  readonly rule: 'stock-level';
+  readonly positive: string;
+  readonly zero: string;
+  readonly unknown: string;
+}
+
+export interface CollectionDeclaration {
+  /** The fixture's key that lists its records: `products`. */
+  readonly name: string;
+  /** The field that identifies a record (a positive integer): lists are in its order. */
+  readonly key: string;
+  /** The record's human name, which ordering by name reads. */
+  readonly label: string | undefined;
+  /** The JSON Schema every record must satisfy. */
+  readonly record: object;
+  /** Every declared field, with its type: the record's properties, then derived ones. */
+  readonly fields: ReadonlyMap<string, FieldType>;
+  readonly derived: readonly Derivation[];
+  /** The field each compatibility setting acts on. */
+  readonly settings: Readonly<Partial<Record<FieldSetting, string>>>;
+}
+
+export interface FilterDeclaration {
+  /** The query parameter. */
+  readonly parameter: string;
+  readonly field: string;
+  readonly match: Match;
+}
+
+export interface ViewDeclaration {
+  /** Output member and the field it shows, in order. */
+  readonly fields: readonly (readonly [output: string, field: string])[];
+  /** Then every other field of the record, but those in `omit`. */
+  readonly rest: boolean;
+  readonly omit: readonly string[];
+}
+
+/** One view for every caller, or one per access level. */
+export type Views =
+  | { readonly kind: 'every'; readonly view: ViewDeclaration }
+  | { readonly kind: 'by-level'; readonly views: ReadonlyMap<string, ViewDeclaration> };
+
+export type OperationDeclaration =
+  | {
+      readonly kind: 'list';
+      readonly collection: string;
+      readonly filters: readonly FilterDeclaration[];
+      readonly views: Views;
+    }
+  | {
+      readonly kind: 'item';
+      readonly collection: string;
+      /** The path parameter that holds the key. */
+      readonly parameter: string;
+      readonly views: Views;
+    }
+  | { readonly kind: 'health'; readonly counts: readonly (readonly [string, string])[] }
+  | { readonly kind: 'document'; readonly format: 'json' | 'yaml' };
+
+export interface Declarations {
+  readonly collections: ReadonlyMap<string, CollectionDeclaration>;
+  /** By operationId. */
+  readonly operations: ReadonlyMap<string, OperationDeclaration>;
+  /** Every access level some view names. */
+  readonly levels: readonly string[];
+}
+
+type Path = readonly (string | number)[];
+
+const ajv = createAjv({ ownSchemas: true });
+const validateCollections = ajv.compile<Static<typeof CollectionsSchema>>(CollectionsSchema);
+const validateData = ajv.compile<DataOperationInput>(DataOperationSchema);
+const validateHealth = ajv.compile<Static<typeof HealthOperationSchema>>(HealthOperationSchema);
+const validateDocument =
+  ajv.compile<Static<typeof DocumentOperationSchema>>(DocumentOperationSchema);
+
+/**
+ * Reads every declaration of the spec. Throws a SourceError with every issue found: an
+ * operation without a declaration, a query parameter no filter honours, a field the record
+ * does not declare, a filter the engine cannot run.
+ */
+export function readDeclarations(spec: LoadedSpec): Declarations {
+  const issues: SourceIssue[] = [];
+  const report = (path: Path, message: string): void => {
+    issues.push({ file: spec.file, at: spec.locate(path), field: formatField(path), message });
+  };
+  const shaped = <T>(validate: ValidateFunction<T>, value: unknown, path: Path): value is T => {
+    if (validate(value)) return true;
+    for (const error of validate.errors ?? []) {
+      report([...path, ...fieldPathOf(error)], describeAjvError(error));
+    }
+    return false;
+  };
+
+  const document = spec.dereferenced as OpenAPIV3_1.Document & Record<string, unknown>;
+  const collections = new Map<string, CollectionDeclaration>();
+  const declared = document[COLLECTIONS_KEYWORD] ?? {};
+  if (shaped(validateCollections, declared, [COLLECTIONS_KEYWORD])) {
+    for (const [name, input] of Object.entries(declared)) {
+      const collection = readCollection(name, input, [COLLECTIONS_KEYWORD, name], report);
+      if (collection !== undefined) collections.set(name, collection);
+    }
+  }
+
+  const operations = new Map<string, OperationDeclaration>();
+  const levels = new Set<string>();
+  for (const [pathName, item] of Object.entries(document.paths ?? {})) {
+    const operation = item?.get;
+    if (operation?.operationId === undefined) continue;
+    const at: Path = ['paths', pathName, 'get', OPERATION_KEYWORD];
+    const input = (operation as Record<string, unknown>)[OPERATION_KEYWORD];
+    const parameters = [
+      ...(item?.parameters ?? []),
+      ...(operation.parameters ?? []),
+    ] as OpenAPIV3_1.ParameterObject[];
+    const context: OperationContext = { pathName, parameters, collections, report, at };
+    let declaration: OperationDeclaration | undefined;
+    if (input === undefined) {
+      report(
+        ['paths', pathName, 'get'],
+        `GET ${pathName} (${operation.operationId}) declares nothing to serve: add ` +
+          `\`${OPERATION_KEYWORD}\` naming its collection (a list, or an item by its key), ` +
+          'its filters and its views (README, "Declare a resource")',
+      );
+    } else if (typeof input === 'object' && input !== null && 'health' in input) {
+      if (shaped(validateHealth, input, at)) declaration = readHealth(input.health, context);
+    } else if (typeof input === 'object' && input !== null && 'document' in input) {
+      if (shaped(validateDocument, input, at)) {
+        declaration = { kind: 'document', format: input.document };
+      }
+    } else if (shaped(validateData, input, at)) {
+      declaration = readDataOperation(input, context);
+    }
+    if (declaration === undefined) continue;
+    operations.set(operation.operationId, declaration);
+    if ('views' in declaration && declaration.views.kind === 'by-level') {
+      for (const level of declaration.views.views.keys()) levels.add(level);
+    }
+  }
+  if (issues.length > 0) throw new SourceError(issues);
+  return { collections, operations, levels: [...levels] };
+}
+
+type Report = (path: Path, message: string) => void;
+
+interface OperationContext {
+  readonly pathName: string;
+  readonly parameters: readonly OpenAPIV3_1.ParameterObject[];
+  readonly collections: ReadonlyMap<string, CollectionDeclaration>;
+  readonly report: Report;
+  readonly at: Path;
+}
+
+function readCollection(
+  name: string,
+  input: CollectionInput,
+  at: Path,
+  report: Report,
+): CollectionDeclaration | undefined {
+  const record = input.record as OpenAPIV3_1.SchemaObject;
+  const properties = (record.properties ?? {}) as Record<string, OpenAPIV3_1.SchemaObject>;
+  const fields = new Map<string, FieldType>(
+    Object.entries(properties).map(([field, schema]) => [field, fieldTypeOf(schema)]),
+  );
+  let valid = true;
+  const derived: Derivation[] = Object.entries(input.derive ?? {}).map(([field, rule]) => {
+    if (fields.get(rule.from) !== 'integer' && fields.get(rule.from) !== 'number') {
+      report(
+        [...at, 'derive', field, 'from'],
+        `must name a number field of the record (${rule.from} is not one)`,
+      );
+      valid = false;
+    }
+    if (!fields.has(field)) fields.set(field, 'string');
+    return { field, ...rule };
+  });
+  if (record.type !== 'object') {
+    report([...at, 'record', 'type'], 'must be object: a record is an object');
+    valid = false;
+  }
+  if (fields.get(input.key) !== 'integer' || !(record.required ?? []).includes(input.key)) {
+    report(
+      [...at, 'key'],
+      `must name a required integer field of the record (${input.key} is not one)`,
+    );
+    valid = false;
+  }
+  if (input.label !== undefined && fields.get(input.label) !== 'string') {
+    report([...at, 'label'], `must name a string field of the record (${input.label} is not one)`);
+    valid = false;
+  }
+  const settings: Partial<Record<FieldSetting, string>> = {};
+  for (const setting of FIELD_SETTINGS) {
+    const field = input.settings?.[setting];
+    if (field === undefined) continue;
+    if (!fields.has(field)) {
+      report([...at, 'settings', setting], `names ${field}, which the record does not declare`);
+      valid = false;
+    }
+    settings[setting] = field;
+  }
+  if (!valid) return undefined;
+  return { name, key: input.key, label: input.label, record, fields, derived, settings };
+}
+
+function readHealth(
+  counts: Readonly<Record<string, string>>,
+  context: OperationContext,
+): OperationDeclaration | undefined {
+  let valid = true;
+  for (const [output, collection] of Object.entries(counts)) {
+    if (!context.collections.has(collection)) {
+      context.report(
+        [...context.at, 'health', output],
+        `names no declared collection (${collection})`,
+      );
+      valid = false;
+    }
+  }
+  return valid ? { kind: 'health', counts: Object.entries(counts) } : undefined;
+}
+
+function readDataOperation(
+  input: DataOperationInput,
+  context: OperationContext,
+): OperationDeclaration | undefined {
+  const { at, report, parameters } = context;
+  const collection = context.collections.get(input.collection);
+  if (collection === undefined) {
+    report([...at, 'collection'], `names no declared collection (${input.collection})`);
+    return undefined;
+  }
+  const views = readViews(input, collection, context);
+  const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
+  const query = parameters.filter((parameter) => parameter.in === 'query');
+  if (input.item !== undefined) {
+    const keyParameter = pathParameters.find((parameter) => parameter.name === input.item);
+    if (keyParameter === undefined) {
+      report([...at, 'item'], `names no path parameter of GET ${context.pathName}`);
+      return undefined;
+    }
+    if (parameterType(keyParameter) !== 'integer') {
+      report([...at, 'item'], `the path parameter ${input.item} must be an integer, as keys are`);
+    }
+    if (input.filters !== undefined) {
+      report([...at, 'filters'], 'an item operation has no filters');
+    }
+    for (const parameter of query) {
+      report(
+        [...at, 'item'],
+        `query parameter ${parameter.name} is declared, but an item is not filtered`,
+      );
+    }
+    return views === undefined
+      ? undefined
+      : { kind: 'item', collection: collection.name, parameter: input.item, views };
+  }
+  for (const parameter of pathParameters) {
+    report(
+      at,
+      `path parameter ${parameter.name}: a list is served from a whole collection; name the key parameter in \`item\` for one record`,
+    );
+  }
+  for (const name of [PAGE_PARAMETER, LIMIT_PARAMETER]) {
+    const parameter = query.find((candidate) => candidate.name === name);
+    if (parameter === undefined || parameterType(parameter) !== 'integer') {
+      report(at, `a list needs the integer query parameter ${name}, the interface's pagination`);
+    } else if ((parameter.schema as OpenAPIV3_1.SchemaObject | undefined)?.default === undefined) {
+      report(at, `the query parameter ${name} needs a default`);
+    }
+  }
+  const filters: FilterDeclaration[] = [];
+  for (const [name, filter] of Object.entries(input.filters ?? {})) {
+    const where = [...at, 'filters', name];
+    const parameter = query.find((candidate) => candidate.name === name);
+    const fieldType = collection.fields.get(filter.field);
+    if (parameter === undefined) {
+      report(where, `names no query parameter of GET ${context.pathName}`);
+    } else if (fieldType === undefined) {
+      report(
+        [...where, 'field'],
+        `${filter.field} is not a field of ${collection.name} (declare it in its record)`,
+      );
+    } else if (
+      filter.match === 'contains' &&
+      (fieldType !== 'string' || parameterType(parameter) !== 'string')
+    ) {
+      report([...where, 'match'], 'contains needs a string field and a string parameter');
+    } else if (filter.match === 'exact' && !comparable(fieldType, parameterType(parameter))) {
+      report(
+        [...where, 'match'],
+        `exact needs the parameter to be of the field's type (${fieldType})`,
+      );
+    } else {
+      filters.push({ parameter: name, field: filter.field, match: filter.match });
+    }
+  }
+  for (const parameter of query) {
+    if (parameter.name === PAGE_PARAMETER || parameter.name === LIMIT_PARAMETER) continue;
+    if (input.filters?.[parameter.name] === undefined) {
+      report(
+        [...at, 'filters'],
+        `query parameter ${parameter.name} is declared by GET ${context.pathName} but no filter honours it: declare filters.${parameter.name}`,
+      );
+    }
+  }
+  if (views === undefined || filters.length !== Object.keys(input.filters ?? {}).length)
+    return undefined;
+  return { kind: 'list', collection: collection.name, filters, views };
+}
+
+function readViews(
+  input: DataOperationInput,
+  collection: CollectionDeclaration,
+  context: OperationContext,
+): Views | undefined {
+  const { at, report } = context;
+  if ((input.view === undefined) === (input.views === undefined)) {
+    report(at, 'declare either `view` (every access level) or `views` (one per level)');
+    return undefined;
+  }
+  const check = (view: ViewInput, where: Path): ViewDeclaration | undefined => {
+    let valid = true;
+    for (const [output, field] of Object.entries(view.fields)) {
+      if (!collection.fields.has(field)) {
+        report([...where, 'fields', output], `${field} is not a field of ${collection.name}`);
+        valid = false;
+      }
+    }
+    for (const [index, field] of (view.omit ?? []).entries()) {
+      if (!collection.fields.has(field)) {
+        report([...where, 'omit', index], `${field} is not a field of ${collection.name}`);
+        valid = false;
+      }
+    }
+    return valid
+      ? { fields: Object.entries(view.fields), rest: view.rest === true, omit: view.omit ?? [] }
+      : undefined;
+  };
+  if (input.view !== undefined) {
+    const view = check(input.view, [...at, 'view']);
+    return view === undefined ? undefined : { kind: 'every', view };
+  }
+  const views = new Map<string, ViewDeclaration>();
+  for (const [level, view] of Object.entries(input.views ?? {})) {
+    const checked = check(view, [...at, 'views', level]);
+    if (checked === undefined) return undefined;
+    views.set(level, checked);
+  }
+  return { kind: 'by-level', views };
+}
+
+/** The type a schema gives its values, a null alongside aside. */
+export function fieldTypeOf(schema: OpenAPIV3_1.SchemaObject): FieldType {
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(
+    (type) => type !== 'null' && type !== undefined,
+  );
+  if (types.length === 0 && Array.isArray(schema.enum)) {
+    return schema.enum.every((value) => typeof value === 'string') ? 'string' : 'other';
+  }
+  const [type] = types;
+  return types.length === 1 && (type === 'integer' || type === 'number' || type === 'string')
+    ? type
+    : 'other';
+}
+
+function parameterType(parameter: OpenAPIV3_1.ParameterObject): FieldType {
+  return fieldTypeOf((parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject);
+}
+
+function comparable(field: FieldType, parameter: FieldType): boolean {
+  if (field === 'other' || parameter === 'other') return false;
+  return field === 'string' ? parameter === 'string' : parameter !== 'string';
+}

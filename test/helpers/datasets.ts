@@ -1,0 +1,134 @@
+/**
+ * @module Datasets for tests, made in this thread the way the loading worker makes them, from
+ * the shipped spec's declarations: from records, fixture text or a file.
+ */
+import { buildCollection, type RecordInput } from '../../src/dataset/build-collection.ts';
+import { collectionFromData, type CollectionData } from '../../src/dataset/collection.ts';
+import { createDataset, type Dataset } from '../../src/dataset/dataset.ts';
+import { parseFixture } from '../../src/dataset/load-fixture.ts';
+import { buildEngineData } from '../../src/query/engine.ts';
+import { labelOrderOf } from '../../src/query/list-rules.ts';
+import type { Condition } from '../../src/query/query.ts';
+import {
+  readDeclarations,
+  type CollectionDeclaration,
+  type Declarations,
+} from '../../src/resources/declarations.ts';
+import { loadPlanOf } from '../../src/scenarios/load-scenarios.ts';
+import { readSourceText } from '../../src/source/read-source-text.ts';
+import { shippedSpecOnce } from './shipped-spec.ts';
+
+/** The interface's four statuses, written out here rather than read from the code under test. */
+export const STOCK_STATUSES = ['available', 'incoming', 'on_request', 'out_of_stock'] as const;
+export type StockStatus = (typeof STOCK_STATUSES)[number];
+
+/** The shipped spec's declarations. */
+export const SHIPPED: Declarations = readDeclarations(await shippedSpecOnce());
+export const PRODUCTS = SHIPPED.collections.get('products') as CollectionDeclaration;
+
+/** A product as tests write one: a fixture entry. */
+export interface ProductRecord {
+  readonly id: number;
+  readonly name: string;
+  readonly quantity?: number | null;
+  readonly status?: StockStatus;
+  readonly [extra: string]: unknown;
+}
+
+/** The dataset of collections' columns, indexed as the loading worker indexes them. */
+function datasetOfData(data: readonly CollectionData[], byLabel: boolean): Dataset {
+  const plan = loadPlanOf(SHIPPED, { order: byLabel ? 'name' : 'id' });
+  return createDataset(
+    data.map((one) => {
+      const declaration = SHIPPED.collections.get(one.name) as CollectionDeclaration;
+      const label = declaration.label === undefined ? undefined : one.columns[declaration.label];
+      return {
+        collection: collectionFromData(one),
+        indexes: buildEngineData(
+          one.columns,
+          plan.indexes[one.name] ?? { exact: [], contains: [] },
+        ),
+        ...(byLabel && label !== undefined
+          ? { labelOrder: labelOrderOf(label, one.keys.length) }
+          : {}),
+      };
+    }),
+  );
+}
+
+/** Products in any order (unique ids), as the shipped `products` collection. */
+export function datasetOf(
+  source: string,
+  products: readonly object[],
+  options: { byLabel?: boolean } = {},
+): Dataset {
+  const records = products as readonly RecordInput[];
+  return datasetOfData([buildCollection(PRODUCTS, source, records)], options.byLabel === true);
+}
+
+/** A fixture's text, validated as a file would be. */
+export function parseDataset(
+  file: string,
+  text: string,
+  options: { byLabel?: boolean } = {},
+): Dataset {
+  return datasetOfData(parseFixture(file, text, [PRODUCTS]), options.byLabel === true);
+}
+
+export async function loadDataset(
+  file: string,
+  options: { byLabel?: boolean } = {},
+): Promise<Dataset> {
+  return parseDataset(file, await readSourceText(file), options);
+}
+
+/** A product as its columns hold it, status derived: what tests compare with. */
+export interface StoredProduct {
+  readonly id: number;
+  readonly name: string;
+  readonly quantity: number | null;
+  readonly status: StockStatus;
+}
+
+/** The product at a position of a dataset's `products`. */
+export function productAt(dataset: Dataset, position: number): StoredProduct {
+  const { collection } = dataset.collection('products');
+  const read = (field: string): unknown => {
+    const json = collection.valueJsonAt(field, position);
+    return json === undefined ? undefined : (JSON.parse(json) as unknown);
+  };
+  return {
+    id: collection.keys[position] as number,
+    name: read('name') as string,
+    quantity: (read('quantity') ?? null) as number | null,
+    status: read('status') as StockStatus,
+  };
+}
+
+/** Every product of a dataset, in order. */
+export function allProducts(dataset: Dataset): StoredProduct[] {
+  const size = dataset.sizes.get('products') ?? 0;
+  return Array.from({ length: size }, (_, position) => productAt(dataset, position));
+}
+
+/** The filters of /v1/stock, as tests write them. */
+export interface ProductFilter {
+  readonly name?: string;
+  readonly id?: number;
+  readonly status?: StockStatus;
+}
+
+/** A filter as the engine's conditions, as the shipped declarations make them. */
+export function conditionsOf(filter: ProductFilter): Condition[] {
+  return [
+    ...(filter.name === undefined
+      ? []
+      : [{ field: 'name', match: 'contains' as const, value: filter.name }]),
+    ...(filter.id === undefined
+      ? []
+      : [{ field: 'id', match: 'exact' as const, value: filter.id }]),
+    ...(filter.status === undefined
+      ? []
+      : [{ field: 'status', match: 'exact' as const, value: filter.status }]),
+  ];
+}

@@ -1,0 +1,171 @@
+/**
+ * The spec's declarations: what the shipped spec declares, and every way a spec can declare
+ * something that cannot be served, each refused with file, line and field.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SourceError, type SourceIssue } from '../../src/problems/source-error.ts';
+import { readDeclarations } from '../../src/resources/declarations.ts';
+import { loadSpec, SHIPPED_SPEC } from '../../src/spec/load-spec.ts';
+import { SHIPPED } from '../helpers/datasets.ts';
+
+const shippedText = await readFile(SHIPPED_SPEC, 'utf8');
+
+/** The shipped spec with one piece of text replaced (which must be there), as a file. */
+async function specWith(from: string, to: string): Promise<string> {
+  expect(shippedText).toContain(from);
+  const dir = await mkdtemp(join(tmpdir(), 'stockmock-spec-'));
+  const file = join(dir, 'openapi.yaml');
+  await writeFile(file, shippedText.replace(from, to));
+  return file;
+}
+
+/** The issues reading the declarations of a spec file raises. */
+async function issuesOf(file: string): Promise<readonly SourceIssue[]> {
+  const spec = await loadSpec(file);
+  try {
+    readDeclarations(spec);
+  } catch (error) {
+    if (error instanceof SourceError) return error.issues;
+    throw error;
+  }
+  return [];
+}
+
+/** The line of the first occurrence of a text in the changed spec. */
+function lineOf(text: string, changed: string): number {
+  return changed.slice(0, changed.indexOf(text)).split('\n').length;
+}
+
+const LIST_STOCK = `      x-stockmock:
+        collection: products
+        filters:`;
+
+describe('the shipped declarations', () => {
+  it('serve stock and products as lists and items from one collection, and the meta routes', () => {
+    expect([...SHIPPED.collections.keys()]).toEqual(['products']);
+    expect(Object.fromEntries([...SHIPPED.operations].map(([id, d]) => [id, d.kind]))).toEqual({
+      listStock: 'list',
+      getStock: 'item',
+      listProducts: 'list',
+      getProduct: 'item',
+      getHealth: 'health',
+      getOpenApiJson: 'document',
+      getOpenApiYaml: 'document',
+    });
+    expect(SHIPPED.levels).toEqual(['status', 'quantity']);
+    const listStock = SHIPPED.operations.get('listStock');
+    expect(listStock?.kind === 'list' ? listStock.filters : []).toEqual([
+      { parameter: 'name', field: 'name', match: 'contains' },
+      { parameter: 'id', field: 'id', match: 'exact' },
+      { parameter: 'status', field: 'status', match: 'exact' },
+    ]);
+  });
+});
+
+describe('a declaration that cannot be served is refused with file, line and field', () => {
+  it('a query parameter that no filter honours (a new filter added to the spec only)', async () => {
+    const file = await specWith(
+      `        - $ref: '#/components/parameters/StatusFilter'\n`,
+      `        - $ref: '#/components/parameters/StatusFilter'\n        - { name: category, in: query, schema: { type: string } }\n`,
+    );
+    const issues = await issuesOf(file);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]?.file).toBe(file);
+    expect(issues[0]?.field).toBe('paths./v1/stock.get.x-stockmock.filters');
+    expect(issues[0]?.message).toMatch(/query parameter category .* no filter honours it/);
+    const changed = await readFile(file, 'utf8');
+    expect(issues[0]?.at?.line).toBe(
+      lineOf('          name: { field: name, match: contains }', changed),
+    );
+  });
+
+  it('an operation that declares nothing to serve (a new list)', async () => {
+    const file = await specWith(
+      '  /healthz:\n',
+      `  /v1/warehouses:
+    get:
+      operationId: listWarehouses
+      responses:
+        '200':
+          description: Warehouses.
+  /healthz:\n`,
+    );
+    const issues = await issuesOf(file);
+    expect(issues.map((issue) => [issue.field, issue.at?.line])).toEqual([
+      [
+        'paths./v1/warehouses.get',
+        lineOf('      operationId: listWarehouses', await readFile(file, 'utf8')),
+      ],
+    ]);
+    expect(issues[0]?.message).toMatch(/listWarehouses.*declares nothing to serve.*x-stockmock/);
+  });
+
+  it.each([
+    [
+      'a filter on a field the record does not declare',
+      `${LIST_STOCK}\n          name: { field: name, match: contains }`,
+      `${LIST_STOCK}\n          name: { field: title, match: contains }`,
+      'paths./v1/stock.get.x-stockmock.filters.name.field',
+      /title is not a field of products/,
+    ],
+    [
+      'a substring match on a number',
+      `${LIST_STOCK}\n          name: { field: name, match: contains }\n          id: { field: id, match: exact }`,
+      `${LIST_STOCK}\n          name: { field: name, match: contains }\n          id: { field: id, match: contains }`,
+      'paths./v1/stock.get.x-stockmock.filters.id.match',
+      /contains needs a string field/,
+    ],
+    [
+      'a match the engine does not have',
+      `${LIST_STOCK}\n          name: { field: name, match: contains }`,
+      `${LIST_STOCK}\n          name: { field: name, match: regex }`,
+      'paths./v1/stock.get.x-stockmock.filters.name.match',
+      /must be one of exact, contains/,
+    ],
+    [
+      'a view of a field the record does not declare',
+      'status: { fields: { product_id: id, status: status } }',
+      'status: { fields: { product_id: id, status: state } }',
+      'paths./v1/stock.get.x-stockmock.views.status.fields.status',
+      /state is not a field of products/,
+    ],
+    [
+      'a collection that is not declared',
+      '        collection: products\n        item: id\n        views:',
+      '        collection: product\n        item: id\n        views:',
+      'paths./v1/stock/{id}.get.x-stockmock.collection',
+      /names no declared collection \(product\)/,
+    ],
+    [
+      'an item parameter the path does not have',
+      '        collection: products\n        item: id\n        views:',
+      '        collection: products\n        item: productId\n        views:',
+      'paths./v1/stock/{id}.get.x-stockmock.item',
+      /names no path parameter/,
+    ],
+    [
+      'a key that is not an integer field',
+      '    key: id\n    label: name',
+      '    key: name\n    label: name',
+      'x-stockmock-collections.products.key',
+      /must name a required integer field/,
+    ],
+    [
+      'a derivation from a field that is not a number',
+      '        from: quantity',
+      '        from: name',
+      'x-stockmock-collections.products.derive.status.from',
+      /must name a number field/,
+    ],
+  ])('%s', async (_title, from, to, field, message) => {
+    const file = await specWith(from, to);
+    const issues = await issuesOf(file);
+    const issue = issues.find((candidate) => candidate.field === field);
+    expect(issue, JSON.stringify(issues)).toBeDefined();
+    expect(issue?.message).toMatch(message);
+    expect(issue?.at?.line).toBeGreaterThan(1);
+  });
+});
