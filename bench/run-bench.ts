@@ -53,6 +53,8 @@ const TOKENS = { status: 'bench-status-token', quantity: 'bench-quantity-token' 
 /** The two settings each workload is measured at: stockmock's default, and a quiet one. */
 const LOG_LEVELS = ['info', 'warn'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
+/** The workload of the example resource, beside the stock list's `status filter`. */
+const DECLARED_WORKLOAD = 'warehouses, region filter';
 /** Catalogues up to this size are YAML files; larger ones are generated at start. */
 const LARGEST_FILE = 100_000;
 
@@ -183,12 +185,88 @@ try {
       }
     }
   }
+  const declaredSize = Math.max(...SIZES.filter((size) => size <= LARGEST_FILE));
+  if (Number.isFinite(declaredSize) && (ONLY === undefined || ONLY.includes(DECLARED_WORKLOAD))) {
+    await measureDeclaredResource(declaredSize);
+  }
   const markdown = renderMarkdown();
   process.stdout.write(`\n${markdown}`);
   await writeFile(join(root, 'bench/results.md'), markdown);
   log('\nWritten to bench/results.md');
 } finally {
   await rm(scratch, { recursive: true, force: true });
+}
+
+/**
+ * The example resource (examples/warehouses/), declared in its spec alone, at `size` records:
+ * its filtered list, paged as the stock list's status filter is, against the bare server in the
+ * same rounds. The build before declared resources cannot serve it: no previous column.
+ */
+async function measureDeclaredResource(size: number): Promise<void> {
+  const fixture = join(scratch, `warehouses-${String(size)}.yaml`);
+  const regions = ['north', 'south', 'east', 'west'];
+  const cities = ['Oslo', 'Bergen', 'Málaga', 'Lyon', 'Kraków', 'Gdańsk', 'Nantes', 'Sevilla'];
+  const kinds = ['Central', 'Harbour', 'Airport', 'Rail', 'Cold Store', 'Cross-dock'];
+  const random = seededRandom(5);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  let text = 'warehouses:\n';
+  for (let id = 1; id <= size; id++) {
+    const city = pick(cities);
+    text += formatFixtureLine({
+      id,
+      name: `${city} ${pick(kinds)} ${String(id)}`,
+      city,
+      region: pick(regions),
+      capacity: Math.floor(random() * 9000),
+      manager: pick(['A. Berg', 'M. Nowak', 'L. García']),
+    });
+  }
+  await writeFile(fixture, text);
+  const workload: NamedWorkload = {
+    name: DECLARED_WORKLOAD,
+    level: 'staff',
+    token: 'bench-staff-token',
+    paths: regions.map((region) => `/v1/warehouses?region=${region}&page=2`),
+  };
+  for (const logLevel of LOG_LEVELS) {
+    const configFile = join(scratch, `warehouses-${logLevel}.yaml`);
+    await writeFile(
+      configFile,
+      `spec: ${join(root, 'examples/warehouses/openapi.yaml')}\nfixtures: ${fixture}\nlogLevel: ${logLevel}\ntokens:\n  - { token: ${workload.token}, level: staff }\n`,
+    );
+    const port = await freePort();
+    const mock = await startServer(
+      ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
+      `http://127.0.0.1:${String(port)}`,
+    );
+    const bodiesFile = join(scratch, 'bodies-warehouses.json');
+    const response = await fetch(`${mock.url}${workload.paths[0] ?? ''}`, {
+      headers: { authorization: `Bearer ${workload.token}` },
+    });
+    await writeFile(bodiesFile, JSON.stringify([await response.text()]));
+    const barePort = await freePort();
+    const bare = await startServer(
+      [
+        'bench/bare-server.ts',
+        bodiesFile,
+        String(barePort),
+        ...(logLevel === 'info' ? ['--log'] : []),
+      ],
+      `http://127.0.0.1:${String(barePort)}`,
+    );
+    try {
+      const warm = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
+      await warm.run(1);
+      const row = await compare(workload, mock, `${bare.url}/0`, bare, undefined);
+      rows.push({ size, log: logLevel, ...row });
+      log(
+        `\n${size.toLocaleString('en')} warehouses, logLevel ${logLevel}: ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare`,
+      );
+    } finally {
+      mock.child.kill('SIGTERM');
+      bare.child.kill('SIGTERM');
+    }
+  }
 }
 
 /** Warms both servers up, then alternates them for OPTIONS.rounds rounds; medians per figure. */

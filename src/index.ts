@@ -3,7 +3,7 @@ export { startStockmock, type Stockmock, type StockmockOptions } from './api/sta
 export type { JournalEntry, JournalFilter } from './admin/request-journal.ts';
 export type { ReloadResult } from './scenarios/reloader.ts';
 export type { FixtureRecord } from './api/start-stockmock.ts';
-export { buildApp, type AppDeps } from './http/build-app.ts';
+export { buildApp, type AppDeps } from './api/build-app.ts';
 export { startServer, type RunningServer } from './http/start-server.ts';
 export { loadConfig, DEFAULTS, type ConfigRequest } from './config/load-config.ts';
 export type { Config } from './config/config-schema.ts';

@@ -5,7 +5,7 @@ import type { Config } from '../config/config-schema.ts';
 import { loadConfig, whereConfigSets, type ConfigRequest } from '../config/load-config.ts';
 import { unviewedLevelIssues } from '../resources/levels.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
-import { buildApp } from '../http/build-app.ts';
+import { buildApp } from './build-app.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
 import { loadPlanOf, loadScenarios } from '../scenarios/load-scenarios.ts';
 import { readDeclarations } from '../resources/declarations.ts';

@@ -2,7 +2,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ACCESS_LEVEL_PATTERN, type AccessLevel } from '../access/access-level.ts';
 import { CompatibilitySchema } from '../compatibility/compatibility.ts';
-import { SimulationSchema } from '../simulation/simulation-schema.ts';
+import { SimulationSchema } from './simulation-schema.ts';
+
+/** The scenario that serves the config's `fixtures`. */
+export const DEFAULT_SCENARIO = 'default';
 
 /** A level the spec's views name (`status` and `quantity` in the shipped spec); checked at start. */
 const Level = Type.Unsafe<AccessLevel>({ type: 'string', pattern: ACCESS_LEVEL_PATTERN });

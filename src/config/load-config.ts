@@ -9,8 +9,7 @@ import { readSourceText } from '../source/read-source-text.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import type { ErrorObject } from 'ajv';
 import { COMPATIBILITY_ENV, DEFAULT_COMPATIBILITY } from '../compatibility/compatibility.ts';
-import { DEFAULT_SCENARIO } from '../scenarios/scenario-store.ts';
-import { ConfigLayerSchema, ConfigSchema, type Config } from './config-schema.ts';
+import { ConfigLayerSchema, ConfigSchema, DEFAULT_SCENARIO, type Config } from './config-schema.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 
 /** A partial config, as one layer gives it. */

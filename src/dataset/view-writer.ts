@@ -8,6 +8,7 @@
  * JSON.stringify of the view built the obvious way.
  */
 import type { CollectionDeclaration, ViewDeclaration } from '../resources/declarations.ts';
+import { packedAt } from '../util/packed-strings.ts';
 import { NO_REST, type Collection } from './collection.ts';
 
 /** The settings that shape a view: the names and types that a real service may choose. */
@@ -29,23 +30,9 @@ export function viewWriter(
   const asText =
     settings.productIdType === 'string' ? declaration.settings.productIdType : undefined;
   const renamed = declaration.settings.stockField;
-  const valueOf = (
-    field: string,
-  ): ((collection: Collection, position: number) => string | undefined) => {
-    const read =
-      field === declaration.key
-        ? (collection: Collection, position: number) => String(collection.keys[position])
-        : (collection: Collection, position: number) => collection.valueJsonAt(field, position);
-    return field === asText
-      ? (collection, position) => {
-          const json = read(collection, position);
-          return json === undefined || json.startsWith('"') ? json : `"${json}"`;
-        }
-      : read;
-  };
   const named = view.fields.map(([output, field]) => ({
     prefix: JSON.stringify(field === renamed ? settings.stockField : output),
-    value: valueOf(field),
+    field,
   }));
   const shown = new Set([...view.fields.map(([, field]) => field), ...view.omit]);
   // The rest: declared fields not shown nor omitted, under their own names, where the record
@@ -53,23 +40,60 @@ export function viewWriter(
   const rest = view.rest
     ? [...declaration.fields.keys()]
         .filter((field) => !shown.has(field))
-        .map((field) => ({ prefix: JSON.stringify(field), value: valueOf(field) }))
+        .map((field) => ({ prefix: JSON.stringify(field), field }))
     : undefined;
+  /** Reads a field's JSON at a position of one collection: its column, looked up once. */
+  const readerOf = (collection: Collection, field: string): FieldReader => {
+    const column = collection.column(field);
+    const read: FieldReader =
+      field === declaration.key
+        ? (position) => String(collection.keys[position])
+        : column === undefined
+          ? () => undefined
+          : (position) => {
+              const number = column.of[position] as number;
+              return number < 0 ? undefined : packedAt(column.values, number);
+            };
+    return field === asText
+      ? (position) => {
+          const json = read(position);
+          return json === undefined || json.startsWith('"') ? json : `"${json}"`;
+        }
+      : read;
+  };
+  // Bound to the collection last written from: a page reads one collection many times, and a
+  // reload brings another.
+  let bound: { collection: Collection; named: FieldReader[]; rest: FieldReader[] } | undefined;
   return (collection, position) => {
+    if (bound?.collection !== collection) {
+      bound = {
+        collection,
+        named: named.map(({ field }) => readerOf(collection, field)),
+        rest: (rest ?? []).map(({ field }) => readerOf(collection, field)),
+      };
+    }
     let json = '{';
-    for (const member of named) {
-      if (json.length > 1) json += ',';
-      json += `${member.prefix}:${member.value(collection, position) ?? 'null'}`;
+    for (let i = 0; i < named.length; i++) {
+      if (i > 0) json += ',';
+      json += `${(named[i] as Member).prefix}:${(bound.named[i] as FieldReader)(position) ?? 'null'}`;
     }
     if (rest === undefined) return `${json}}`;
-    for (const member of rest) {
-      const value = member.value(collection, position);
+    for (let i = 0; i < rest.length; i++) {
+      const value = (bound.rest[i] as FieldReader)(position);
       if (value === undefined) continue;
       if (json.length > 1) json += ',';
-      json += `${member.prefix}:${value}`;
+      json += `${(rest[i] as Member).prefix}:${value}`;
     }
     const undeclared = collection.restAt(position);
     if (undeclared === NO_REST) return `${json}}`;
     return `${json}${json.length > 1 ? ',' : ''}${undeclared.slice(1)}`;
   };
+}
+
+/** A field's JSON text at a position; undefined where the record has none. */
+type FieldReader = (position: number) => string | undefined;
+
+interface Member {
+  readonly prefix: string;
+  readonly field: string;
 }

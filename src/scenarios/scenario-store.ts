@@ -1,10 +1,9 @@
 /** @module The served data: one immutable dataset per scenario, and which one is active. */
+import { DEFAULT_SCENARIO } from '../config/config-schema.ts';
 import type { Dataset } from '../dataset/dataset.ts';
 
 export type { Dataset } from '../dataset/dataset.ts';
-
-/** The scenario that serves the config's `fixtures`. */
-export const DEFAULT_SCENARIO = 'default';
+export { DEFAULT_SCENARIO } from '../config/config-schema.ts';
 
 /** Asked for a scenario that is not configured. */
 export class UnknownScenario extends Error {

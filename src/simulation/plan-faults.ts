@@ -1,5 +1,5 @@
 /** @module What simulation does to one request: pure, so it can be tested without a server. */
-import type { Faults, Latency } from './simulation-schema.ts';
+import type { Faults, Latency } from '../config/simulation-schema.ts';
 
 /** The status a simulated failure answers with when the config names none. */
 export const DEFAULT_ERROR_STATUS = 503;

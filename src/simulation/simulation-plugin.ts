@@ -13,7 +13,7 @@ import { PROBLEMS } from '../problems/problem-types.ts';
 import type { RouteDef } from '../spec/route-table.ts';
 import { seededRandom } from '../util/seeded-random.ts';
 import { planFaults } from './plan-faults.ts';
-import type { Faults, Simulation } from './simulation-schema.ts';
+import type { Faults, Simulation } from '../config/simulation-schema.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDataset, SHIPPED } from '../helpers/datasets.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
-import { buildApp } from '../../src/http/build-app.ts';
+import { buildApp } from '../../src/api/build-app.ts';
 import { PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
 import { loadPlanOf, loadScenarios } from '../../src/scenarios/load-scenarios.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';

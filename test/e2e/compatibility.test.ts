@@ -7,7 +7,7 @@ import {
 } from '../../src/compatibility/compatibility.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { runContract } from '../../src/contract/run-contract.ts';
-import { buildApp } from '../../src/http/build-app.ts';
+import { buildApp } from '../../src/api/build-app.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { loadDataset as loadCatalog } from '../helpers/datasets.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';

@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { startStockmock } from '../../src/api/start-stockmock.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
-import { buildApp } from '../../src/http/build-app.ts';
+import { buildApp } from '../../src/api/build-app.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { loadDataset, loadPlanOf } from '../../src/scenarios/load-scenarios.ts';
 import { readDeclarations } from '../../src/resources/declarations.ts';

@@ -14,7 +14,7 @@ import { datasetOf } from '../helpers/datasets.ts';
 import type { Config } from '../../src/config/config-schema.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { createAppLogger } from '../../src/http/app-logger.ts';
-import { buildApp, type AppDeps } from '../../src/http/build-app.ts';
+import { buildApp, type AppDeps } from '../../src/api/build-app.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { arbitraryProducts } from '../helpers/arbitraries.ts';
 import { generatedCatalog } from '../helpers/generated-catalog.ts';

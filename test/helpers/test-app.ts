@@ -4,7 +4,7 @@ import { createScenarioStore, type ScenarioStore } from '../../src/scenarios/sce
 import type { Compatibility } from '../../src/compatibility/compatibility.ts';
 import type { Config } from '../../src/config/config-schema.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
-import { buildApp, type AppDeps } from '../../src/http/build-app.ts';
+import { buildApp, type AppDeps } from '../../src/api/build-app.ts';
 import { loadDataset, parseDataset } from './datasets.ts';
 import { shippedSpecOnce } from './shipped-spec.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/dataset/dataset.ts';
 import { datasetOf } from '../helpers/datasets.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
-import { buildApp } from '../../src/http/build-app.ts';
+import { buildApp } from '../../src/api/build-app.ts';
 import { createKeptAnswers } from '../../src/http/rendered-answers.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { arbitraryProducts } from '../helpers/arbitraries.ts';

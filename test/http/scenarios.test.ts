@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDataset as parseCatalog } from '../helpers/datasets.ts';
 import { PROBLEMS } from '../../src/problems/problem-types.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
-import { buildApp } from '../../src/http/build-app.ts';
+import { buildApp } from '../../src/api/build-app.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { injectChecked } from '../helpers/inject.ts';
 import { bearer, shippedSpecOnce, STATUS_TOKEN } from '../helpers/test-app.ts';

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { loadDataset as loadCatalog } from '../helpers/datasets.ts';
-import { buildApp } from '../../src/http/build-app.ts';
+import { buildApp } from '../../src/api/build-app.ts';
 import { PROBLEMS } from '../../src/problems/problem-types.ts';
-import type { Simulation } from '../../src/simulation/simulation-schema.ts';
+import type { Simulation } from '../../src/config/simulation-schema.ts';
 import { injectChecked } from '../helpers/inject.ts';
 import { bearer, QUANTITY_TOKEN, shippedSpecOnce, STATUS_TOKEN } from '../helpers/test-app.ts';
 

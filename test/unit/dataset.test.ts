@@ -309,7 +309,10 @@ describe('columns', () => {
           const extra = Object.fromEntries(
             Object.entries(product).filter(([key]) => !declared.has(key)),
           );
-          expect(JSON.parse(collection.restAt(position))).toEqual(extra);
+          // As JSON writes them (JSON has no -0).
+          expect(JSON.parse(collection.restAt(position))).toEqual(
+            JSON.parse(JSON.stringify(extra)),
+          );
         });
       }),
       { numRuns: 300 },

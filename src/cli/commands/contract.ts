@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Level } from '../../contract/check.ts';
+import { TOKEN_LEVELS, type TokenLevel } from '../../contract/target-client.ts';
 import { loadSpec, SHIPPED_SPEC } from '../../spec/load-spec.ts';
 import type { Command, ParsedArgs } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
@@ -104,9 +105,9 @@ function parseLevel(given: string | undefined): Level {
   throw new UsageError(`contract: --level takes interface or stand-in, not "${given}"`);
 }
 
+type CheckedLevel = TokenLevel;
 /** The interface's two access levels, which the checker knows how to judge. */
-const CHECKED_LEVELS = ['status', 'quantity'] as const;
-type CheckedLevel = (typeof CHECKED_LEVELS)[number];
+const CHECKED_LEVELS: readonly string[] = TOKEN_LEVELS;
 
 /** `--token status=abc --token quantity=def`: level first, so a token may contain `=`. */
 function parseTokens(args: ParsedArgs): Partial<Record<CheckedLevel, string>> {
@@ -116,11 +117,7 @@ function parseTokens(args: ParsedArgs): Partial<Record<CheckedLevel, string>> {
     const text = String(grant);
     const at = text.indexOf('=');
     const level = text.slice(0, at);
-    if (
-      at < 1 ||
-      !(CHECKED_LEVELS as readonly string[]).includes(level) ||
-      at === text.length - 1
-    ) {
+    if (at < 1 || !CHECKED_LEVELS.includes(level) || at === text.length - 1) {
       throw new UsageError(
         `contract: --token takes LEVEL=TOKEN with LEVEL status or quantity, not "${text.replace(/=.*/, '=…')}"`,
       );
