@@ -74,13 +74,19 @@ interface TextField {
   scratch?: Scratch;
 }
 
-/** An `exact` field: its column's numbers, their postings, and its values by JSON text. */
-interface ExactField {
+/**
+ * A field that `exact`, `min` or `max` conditions read: its column's numbers, their postings,
+ * its values by JSON text and in numeric order.
+ */
+interface ValueField {
   readonly of: Int32Array;
   readonly postings: Postings;
+  readonly valueTexts: () => readonly string[];
   /** Made on first use: a field never filtered never pays for it. */
   numbers?: ReadonlyMap<string, number>;
-  readonly valueTexts: () => readonly string[];
+  /** The value numbers of its numeric values, ascending by value, and those values. */
+  ordered?: { readonly numbers: Int32Array; readonly values: Float64Array };
+  scratch?: Scratch;
 }
 
 /**
@@ -92,6 +98,8 @@ interface Resolved {
   readonly postings: Postings;
   readonly accepted: NameIds;
   readonly visited: number;
+  /** The field's buffers for listing, made on first use. */
+  readonly scratch: () => Scratch;
 }
 
 /** One engine per load: the data cannot change under its caches, and a reload makes another. */
@@ -99,7 +107,7 @@ interface Engine {
   readonly source: EngineSource;
   readonly tuning: EngineTuning;
   readonly text: ReadonlyMap<string, TextField>;
-  readonly exact: ReadonlyMap<string, ExactField>;
+  readonly exact: ReadonlyMap<string, ValueField>;
   /** Matches by conditions. */
   readonly matches: BoundedCache<Match>;
   /** Shared by every listing of several conditions: listing is synchronous. */
@@ -132,7 +140,7 @@ export function createIndexedEngine(
       } satisfies TextField,
     ]),
   );
-  const exact = new Map<string, ExactField>();
+  const exact = new Map<string, ValueField>();
   for (const [field, postings] of Object.entries(data.exact)) {
     const column = source.column(field);
     if (column === undefined) continue;
@@ -179,13 +187,23 @@ function select(engine: Engine, conditions: readonly Condition[]): Selection {
       const { positions, starts } = only.postings;
       return slicesOf(positions.subarray(starts[value], starts[value + 1]));
     }
-    return selectByText(engine, condition, only);
+    return selectBySet(engine, keyOf(condition), only);
   }
   return selectByAll(engine, conditions, resolved);
 }
 
 /** Whether the record at a position meets a condition: for a lookup by key, with the others. */
 function holdsAt(engine: Engine, condition: Condition, position: number): boolean {
+  if (condition.match === 'min' || condition.match === 'max') {
+    const column = engine.source.column(condition.field);
+    const number = column?.of[position] ?? -1;
+    if (column === undefined || number < 0) return false;
+    const value = JSON.parse(packedAt(column.values, number)) as unknown;
+    if (typeof value !== 'number') return false;
+    return condition.match === 'min'
+      ? value >= Number(condition.value)
+      : value <= Number(condition.value);
+  }
   if (condition.match === 'exact') {
     if (condition.field === engine.source.key) {
       return engine.source.positionOf(Number(condition.value)) === position;
@@ -209,15 +227,17 @@ function holdsAt(engine: Engine, condition: Condition, position: number): boolea
 
 /** The accepted values of a condition's field, from its index. */
 function resolve(engine: Engine, condition: Condition): Resolved {
-  if (condition.match === 'exact') {
+  if (condition.match !== 'contains') {
     const field = engine.exact.get(condition.field);
-    if (field === undefined) throw new Error(`${condition.field} has no exact index`);
-    field.numbers ??= new Map(field.valueTexts().map((text, number) => [text, number]));
-    const number = field.numbers.get(JSON.stringify(condition.value));
-    if (number === undefined) return { ...field, accepted: [], visited: 0 };
+    if (field === undefined) throw new Error(`${condition.field} has no value index`);
+    const accepted = acceptedValues(field, condition);
     const { starts } = field.postings;
-    const visited = (starts[number + 1] as number) - (starts[number] as number);
-    return { of: field.of, postings: field.postings, accepted: [number], visited };
+    let visited = 0;
+    for (const number of accepted) {
+      visited += (starts[number + 1] as number) - (starts[number] as number);
+    }
+    const scratch = () => (field.scratch ??= createScratch(starts.length - 1, engine.source.size));
+    return { of: field.of, postings: field.postings, accepted, visited, scratch };
   }
   const field = engine.text.get(condition.field);
   if (field === undefined) throw new Error(`${condition.field} has no text index`);
@@ -231,15 +251,66 @@ function resolve(engine: Engine, condition: Condition): Resolved {
   let visited = 0;
   // From the postings' bounds only: reading each value's list would be a pointer chase apiece.
   for (const name of names) visited += (starts[name + 1] as number) - (starts[name] as number);
-  return { of: field.data.of, postings: field.data.postings, accepted: names, visited };
+  const scratch = () =>
+    (field.scratch ??= createScratch(field.data.folded.ends.length, engine.source.size));
+  return { of: field.data.of, postings: field.data.postings, accepted: names, visited, scratch };
 }
 
-/** One `contains` condition: its prefix listed as far as a page needs, and cached. */
-function selectByText(engine: Engine, condition: Condition, resolved: Resolved): Selection {
+/**
+ * The value numbers a condition accepts: the one equal to an `exact` value, or the numbers at
+ * least (`min`) or at most (`max`) the value, found by binary search in the numeric order.
+ */
+function acceptedValues(field: ValueField, condition: Condition): NameIds {
+  if (condition.match === 'exact') {
+    field.numbers ??= new Map(field.valueTexts().map((text, number) => [text, number]));
+    const number = field.numbers.get(JSON.stringify(condition.value));
+    return number === undefined ? [] : [number];
+  }
+  field.ordered ??= numericOrder(field.valueTexts());
+  const { numbers, values } = field.ordered;
+  const bound = Number(condition.value);
+  // The first place whose value is at least the bound (`min`), or above it (`max`).
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const value = values[middle] as number;
+    if (condition.match === 'min' ? value < bound : value <= bound) low = middle + 1;
+    else high = middle;
+  }
+  return Array.from(condition.match === 'min' ? numbers.subarray(low) : numbers.subarray(0, low));
+}
+
+/** The numeric values of a column, ascending, with their value numbers; others left out. */
+function numericOrder(texts: readonly string[]): { numbers: Int32Array; values: Float64Array } {
+  const numeric: [number, number][] = [];
+  texts.forEach((text, number) => {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value === 'number') numeric.push([value, number]);
+  });
+  numeric.sort((a, b) => a[0] - b[0]);
+  return {
+    numbers: Int32Array.from(numeric, ([, number]) => number),
+    values: Float64Array.from(numeric, ([value]) => value),
+  };
+}
+
+/** A single condition's cache key: its field, its match and its value as the engine reads it. */
+function keyOf(condition: Condition): string {
+  const value =
+    condition.match === 'contains'
+      ? foldName(String(condition.value))
+      : JSON.stringify(condition.value);
+  return `${condition.field}\u0000${condition.match}\u0000${value}`;
+}
+
+/**
+ * One condition that accepts a set of values (`contains`, `min`, `max`): its prefix listed as
+ * far as a page needs, and cached.
+ */
+function selectBySet(engine: Engine, key: string, resolved: Resolved): Selection {
   const { firstPrefix, cachedPrefixLimit } = engine.tuning;
   const cache = engine.matches;
-  const field = engine.text.get(condition.field) as TextField;
-  const key = `${condition.field}\u0000${foldName(String(condition.value))}`;
   let match = cache.get(key);
   if (match === undefined) {
     match = { total: resolved.visited, prefix: NO_POSITIONS, length: resolved.accepted.length };
@@ -258,7 +329,7 @@ function selectByText(engine: Engine, condition: Condition, resolved: Resolved):
         const wanted = kept
           ? Math.min(current.total, Math.max(stop, 2 * positions.length, firstPrefix))
           : stop;
-        const listed = listText(engine, field, resolved, wanted);
+        const listed = listSet(engine, resolved, wanted);
         positions = listed;
         // Cached (as a copy: the scratch is reused) only once the filter was asked twice.
         if (kept && listed.length <= cachedPrefixLimit) {
@@ -276,22 +347,17 @@ function selectByText(engine: Engine, condition: Condition, resolved: Resolved):
  * At least the first `wanted` matches, by the cheaper way: a scan touches about `wanted / total`
  * of the collection, a collect the matched values' records (and sorts them, and lists them all).
  */
-function listText(
-  engine: Engine,
-  field: TextField,
-  resolved: Resolved,
-  wanted: number,
-): Int32Array {
+function listSet(engine: Engine, resolved: Resolved, wanted: number): Int32Array {
   const { tuning, source } = engine;
   const { accepted, visited } = resolved;
   const scanSteps = accepted.length + (wanted / visited) * source.size;
   const collectSteps = COLLECT_STEPS_PER_MATCH * visited;
   const chosen =
     tuning.strategy === 'auto' ? (scanSteps <= collectSteps ? 'scan' : 'collect') : tuning.strategy;
-  field.scratch ??= createScratch(field.data.folded.ends.length, source.size);
+  const scratch = resolved.scratch();
   return chosen === 'scan'
-    ? scanPositions(resolved.of, accepted, wanted, field.scratch)
-    : collectPositions(resolved.postings, accepted, visited, field.scratch);
+    ? scanPositions(resolved.of, accepted, wanted, scratch)
+    : collectPositions(resolved.postings, accepted, visited, scratch);
 }
 
 /**
@@ -303,13 +369,7 @@ function selectByAll(
   conditions: readonly Condition[],
   resolved: readonly Resolved[],
 ): Selection {
-  const key = conditions
-    .map(
-      (c) =>
-        `${c.field}\u0000${c.match}\u0000${c.match === 'contains' ? foldName(String(c.value)) : JSON.stringify(c.value)}`,
-    )
-    .sort()
-    .join('\u0001');
+  const key = conditions.map(keyOf).sort().join('\u0001');
   const cached = engine.matches.get(key);
   if (cached !== undefined) return slicesOf(cached.prefix);
   const ordered = [...resolved].sort((a, b) => a.visited - b.visited);

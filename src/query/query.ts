@@ -23,7 +23,7 @@ export interface EngineSource {
  * How a condition matches its field: `exact`, the value itself; `contains`, a case-insensitive,
  * literal substring (Unicode case folding, no wildcards).
  */
-export const MATCHES = ['exact', 'contains'] as const;
+export const MATCHES = ['exact', 'contains', 'min', 'max'] as const;
 export type Match = (typeof MATCHES)[number];
 
 /** One filter of a list request: a field, how it matches, and the value asked for. */

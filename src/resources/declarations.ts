@@ -331,6 +331,11 @@ function readDataOperation(
         [...where, 'match'],
         `exact needs the parameter to be of the field's type (${fieldType})`,
       );
+    } else if (
+      (filter.match === 'min' || filter.match === 'max') &&
+      (!isNumber(fieldType) || !isNumber(parameterType(parameter)))
+    ) {
+      report([...where, 'match'], `${filter.match} needs a number field and a number parameter`);
     } else {
       filters.push({ parameter: name, field: filter.field, match: filter.match });
     }
@@ -406,6 +411,10 @@ export function fieldTypeOf(schema: OpenAPIV3_1.SchemaObject): FieldType {
 
 function parameterType(parameter: OpenAPIV3_1.ParameterObject): FieldType {
   return fieldTypeOf((parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject);
+}
+
+function isNumber(type: FieldType): boolean {
+  return type === 'integer' || type === 'number';
 }
 
 function comparable(field: FieldType, parameter: FieldType): boolean {

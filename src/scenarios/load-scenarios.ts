@@ -66,7 +66,8 @@ export function loadPlanOf(
     for (const filter of operation.filters) {
       // A condition on the key is a lookup: it needs no index.
       if (filter.match === 'exact' && filter.field === key) continue;
-      plan?.[filter.match].add(filter.field);
+      // Ranges read the same postings as exact values, in the values' numeric order.
+      plan?.[filter.match === 'contains' ? 'contains' : 'exact'].add(filter.field);
     }
   }
   return {

@@ -115,6 +115,22 @@ describe('a resource declared in the spec alone', () => {
     );
     expect(ids(await walk('/v1/warehouses?name=harb&region=north&limit=1'))).toEqual(northHarbours);
     expect(ids(await walk('/v1/warehouses?city=Oslo&region=south'))).toEqual([]);
+    // Ranges, inclusive at both ends.
+    const middle = warehouses
+      .filter((w) => w.capacity >= 2000 && w.capacity <= 6000)
+      .map((w) => w.id);
+    expect(middle.length).toBeGreaterThan(3);
+    expect(ids(await walk('/v1/warehouses?min_capacity=2000&max_capacity=6000&limit=3'))).toEqual(
+      middle,
+    );
+    const first = warehouses[0] as Warehouse;
+    expect(
+      ids(
+        await walk(
+          `/v1/warehouses?min_capacity=${String(first.capacity)}&max_capacity=${String(first.capacity)}`,
+        ),
+      ),
+    ).toEqual(warehouses.filter((w) => w.capacity === first.capacity).map((w) => w.id));
   });
 
   it('shows each access level its own view', async () => {

@@ -116,6 +116,9 @@ export interface ProductFilter {
   readonly name?: string;
   readonly id?: number;
   readonly status?: StockStatus;
+  /** Ranges, as a spec may declare them (`min` and `max` matches); not in the shipped spec. */
+  readonly minQuantity?: number;
+  readonly maxQuantity?: number;
 }
 
 /** A filter as the engine's conditions, as the shipped declarations make them. */
@@ -130,5 +133,11 @@ export function conditionsOf(filter: ProductFilter): Condition[] {
     ...(filter.status === undefined
       ? []
       : [{ field: 'status', match: 'exact' as const, value: filter.status }]),
+    ...(filter.minQuantity === undefined
+      ? []
+      : [{ field: 'quantity', match: 'min' as const, value: filter.minQuantity }]),
+    ...(filter.maxQuantity === undefined
+      ? []
+      : [{ field: 'quantity', match: 'max' as const, value: filter.maxQuantity }]),
   ];
 }

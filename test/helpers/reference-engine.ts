@@ -25,8 +25,16 @@ export function matches(product: PlainProduct, filter: ProductFilter): boolean {
   return (
     (filter.id === undefined || product.id === filter.id) &&
     (filter.status === undefined || statusOf(product) === filter.status) &&
-    (filter.name === undefined || foldName(product.name).includes(foldName(filter.name)))
+    (filter.name === undefined || foldName(product.name).includes(foldName(filter.name))) &&
+    inRange(product.quantity, filter.minQuantity, filter.maxQuantity)
   );
+}
+
+/** A known quantity within the bounds given; an unknown one is in no range. */
+function inRange(quantity: number | null | undefined, min?: number, max?: number): boolean {
+  if (min === undefined && max === undefined) return true;
+  if (quantity === null || quantity === undefined) return false;
+  return (min === undefined || quantity >= min) && (max === undefined || quantity <= max);
 }
 
 /** The reference engine answers ProductFilters; `select` takes one as its conditions. */

@@ -119,11 +119,18 @@ describe('a declaration that cannot be served is refused with file, line and fie
       /contains needs a string field/,
     ],
     [
+      'a range on a string',
+      `${LIST_STOCK}\n          name: { field: name, match: contains }`,
+      `${LIST_STOCK}\n          name: { field: name, match: min }`,
+      'paths./v1/stock.get.x-stockmock.filters.name.match',
+      /min needs a number field and a number parameter/,
+    ],
+    [
       'a match the engine does not have',
       `${LIST_STOCK}\n          name: { field: name, match: contains }`,
       `${LIST_STOCK}\n          name: { field: name, match: regex }`,
       'paths./v1/stock.get.x-stockmock.filters.name.match',
-      /must be one of exact, contains/,
+      /must be one of exact, contains, min, max/,
     ],
     [
       'a view of a field the record does not declare',

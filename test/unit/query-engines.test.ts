@@ -8,7 +8,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/dataset/dataset.ts';
 import { buildEngineData } from '../../src/query/engine.ts';
-import { createIndexedEngine, type EngineTuning } from '../../src/query/indexed-engine.ts';
+import {
+  createIndexedEngine,
+  SERVING_TUNING,
+  type EngineTuning,
+} from '../../src/query/indexed-engine.ts';
 import { paginate } from '../../src/query/paginate.ts';
 import { arbitraryProducts, NAME_CHARS, plainFilterIds } from '../helpers/arbitraries.ts';
 import {
@@ -28,18 +32,22 @@ type MakeEngine = (dataset: Dataset) => ReferenceEngine;
 function indexedEngine(tuning?: EngineTuning): MakeEngine {
   return (dataset) => {
     const served = dataset.collection('products');
-    const engine =
-      tuning === undefined
-        ? served.engine
-        : createIndexedEngine(
-            served.collection,
-            buildEngineData(served.collection.data.columns, {
-              exact: ['status'],
-              contains: ['name'],
-            }),
-            tuning,
-          );
-    return { select: (filter) => engine.select(conditionsOf(filter)) };
+    // The engine as the dataset serves it knows the shipped filters; ranges on the quantity
+    // (which a spec may declare) need its postings too.
+    const engine = createIndexedEngine(
+      served.collection,
+      buildEngineData(served.collection.data.columns, {
+        exact: ['status', 'quantity'],
+        contains: ['name'],
+      }),
+      tuning ?? SERVING_TUNING,
+    );
+    return {
+      select: (filter) =>
+        filter.minQuantity === undefined && filter.maxQuantity === undefined && tuning === undefined
+          ? served.engine.select(conditionsOf(filter))
+          : engine.select(conditionsOf(filter)),
+    };
   };
 }
 
@@ -81,6 +89,8 @@ const arbitraryFilter: fc.Arbitrary<ProductFilter> = fc
       name: fc.string({ unit: NAME_CHARS, maxLength: 3 }),
       status: fc.constantFrom<StockStatus>(...STOCK_STATUSES),
       id: fc.integer({ min: 1, max: 300 }),
+      minQuantity: fc.integer({ min: -1, max: 4 }),
+      maxQuantity: fc.integer({ min: -1, max: 4 }),
     },
     { requiredKeys: [] },
   )
@@ -125,6 +135,11 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
     ['name AND status', { name: 'table', status: 'available' }, [5, 6]],
     ['id AND status that disagree', { id: 4, status: 'available' }, []],
     ['id AND name that agree', { id: 5, name: 'oak' }, [5]],
+    ['a quantity of at least 2 (unknown ones never)', { minQuantity: 2 }, [4, 5, 6]],
+    ['a quantity of at most 1', { maxQuantity: 1 }, [1, 2]],
+    ['a range', { minQuantity: 1, maxQuantity: 3 }, [2, 4, 5]],
+    ['a range AND a name', { minQuantity: 1, name: 'table' }, [5, 6]],
+    ['an empty range', { minQuantity: 4, maxQuantity: 3 }, []],
   ] as const)('%s', (_title, filter, expected) => {
     // Twice: the second asking may be answered from what the first kept.
     expect(selectedIds(engine, examples, filter)).toEqual(expected);
