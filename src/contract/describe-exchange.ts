@@ -6,7 +6,8 @@ const BODY_EXCERPT = 300;
 
 export function describeRequest(sent: Sent): string {
   const who =
-    sent.as === 'none' ? 'no token' : sent.as === 'wrong' ? 'a wrong token' : `${sent.as} token`;
+    sent.altered ??
+    (sent.as === 'none' ? 'no token' : sent.as === 'wrong' ? 'a wrong token' : `${sent.as} token`);
   const extra = [
     ...Object.entries(sent.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
     ...(sent.scheme === undefined ? [] : [`Authorization: ${JSON.stringify(sent.scheme)}…`]),

@@ -20,6 +20,7 @@ import {
   createTargetClient,
   TOKEN_LEVELS,
   type Exchange,
+  type TargetClient,
   type TokenLevel,
 } from './target-client.ts';
 import { walk, type Walk, type WalkOptions } from './walk.ts';
@@ -34,6 +35,11 @@ export interface ContractOptions {
   readonly runs: number;
   readonly timeoutMs: number;
   readonly concurrency: number;
+  /**
+   * Whether problem `type` values must be the stand-in's (a failure at the stand-in level);
+   * by default they are reported only, since the interface leaves them free.
+   */
+  readonly pinProblemTypes?: boolean;
   /** Told the id of each check as it starts, for a progress line. */
   readonly onProgress?: (done: number, total: number, id: string) => void;
 }
@@ -55,11 +61,16 @@ export interface Report {
   readonly ms: number;
 }
 
-/** The target could not be reached at all: a usage problem (exit 2), not a contract failure. */
-export class TargetUnreachable extends Error {
+/**
+ * The target cannot be checked at all: not reachable, not answering HTTP, or refusing a token it
+ * was given. A usage problem (exit 2, one line), not a wall of contract failures.
+ */
+export class TargetUnusable extends Error {
+  readonly reason: string;
   constructor(baseUrl: string, reason: string) {
-    super(`Cannot reach ${baseUrl}: ${reason}. Is the server running, and is the URL right?`);
-    this.name = 'TargetUnreachable';
+    super(`Cannot check ${baseUrl}: ${reason}.`);
+    this.name = 'TargetUnusable';
+    this.reason = reason;
   }
 }
 
@@ -114,9 +125,9 @@ function createConformance(spec: LoadedSpec, basePath: string) {
       held.forEach(judge);
       return interfaceValidator;
     },
-    results(timeoutMs: number, standIn: StandIn): CheckResult[] {
+    results(timeoutMs: number, standIn: StandIn, pinProblemTypes: boolean): CheckResult[] {
       return [
-        problemTypesResult(problemTypes, standIn),
+        problemTypesResult(problemTypes, standIn, pinProblemTypes),
         gathered(
           {
             id: 'conformance.interface',
@@ -155,7 +166,8 @@ function createConformance(spec: LoadedSpec, basePath: string) {
 }
 
 function messages(validator: ResponseValidator, exchange: Exchange, path: string): string[] {
-  if (exchange.kind === 'no-response') return [];
+  // The spec describes no OPTIONS: RFC 9110 §9.3.7 and CORS say what it answers, not the spec.
+  if (exchange.kind === 'no-response' || exchange.method === 'OPTIONS') return [];
   return validator
     .validate(exchange.method, path, exchange.response)
     .map((finding) => `${finding.path === '' ? '' : `${finding.path}: `}${finding.message}`);
@@ -191,10 +203,8 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     },
   });
 
-  const probe = await client.request({ path: '/v1/stock', as: 'none' });
-  if (probe.kind === 'no-response' && /connection failed/.test(probe.reason)) {
-    throw new TargetUnreachable(options.baseUrl, probe.reason);
-  }
+  const levels = TOKEN_LEVELS.filter((tokenLevel) => options.tokens[tokenLevel] !== undefined);
+  await refuseUnusable(client, options.baseUrl, levels);
 
   // A walk asked for twice in a run (a links check and its stand-in twin) is made once.
   const walks = new Map<string, Promise<Walk>>();
@@ -208,7 +218,6 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     return walked;
   };
 
-  const levels = TOKEN_LEVELS.filter((tokenLevel) => options.tokens[tokenLevel] !== undefined);
   const primary: TokenLevel = levels.includes('quantity') ? 'quantity' : 'status';
   const learned = await learn(memoWalk, levels, primary);
   const standIn = standInOf(options.spec);
@@ -247,7 +256,9 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     results.push(await runCheck(check, context));
   }
   // Conformance last: it judges every response the other checks received.
-  results.push(...conformance.results(options.timeoutMs, standIn));
+  results.push(
+    ...conformance.results(options.timeoutMs, standIn, options.pinProblemTypes === true),
+  );
   options.onProgress?.(total, total, 'done');
 
   return judgeAt(
@@ -266,6 +277,31 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     },
     level,
   );
+}
+
+/**
+ * Makes sure the target can be checked before any check runs: it answers HTTP, and takes every
+ * token it was given. Otherwise every check would fail for the same reason, and hide it.
+ */
+async function refuseUnusable(
+  client: TargetClient,
+  baseUrl: string,
+  levels: readonly TokenLevel[],
+): Promise<void> {
+  const probe = await client.request({ path: '/v1/stock', as: 'none' });
+  if (probe.kind === 'no-response') {
+    throw new TargetUnusable(baseUrl, probe.reason.replace(/^connection failed \((.*)\)$/, '$1'));
+  }
+  const refused: string[] = [];
+  for (const level of levels) {
+    const answer = await client.request({ path: '/v1/stock?limit=1', as: level });
+    if (answer.kind === 'no-response') throw new TargetUnusable(baseUrl, answer.reason);
+    const { status } = answer.response;
+    if (status === 401 || status === 403) refused.push(`the ${level} token (${String(status)})`);
+  }
+  if (refused.length > 0) {
+    throw new TargetUnusable(baseUrl, `it refuses ${refused.join(' and ')} on GET /v1/stock`);
+  }
 }
 
 /**

@@ -1,4 +1,7 @@
 /** @module HTTP to the target under test: timeouts, bounded concurrency, every exchange recorded. */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RecordedResponse } from '../spec/response-validator.ts';
 
 /** The interface's two access levels, as the checker is given tokens for them. */
@@ -16,12 +19,26 @@ export interface TargetRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** How the credentials are written before the token: `Bearer ` unless told (`bearer  `). */
   readonly scheme?: string;
+  /** The token changed before it is sent (a prefix, another case), said in words in reports. */
+  readonly alter?: TokenChange;
+}
+
+/** A change to a real token, to see that only the token itself is accepted. */
+export interface TokenChange {
+  /** What a report says instead of the token: `the status token with an X appended`. */
+  readonly described: string;
+  readonly apply: (token: string) => string;
 }
 
 /** One request and what came of it. The token is never part of it: `as` names the level. */
 export type Exchange = Sent &
   (
-    | { readonly kind: 'response'; readonly response: RecordedResponse }
+    | {
+        readonly kind: 'response';
+        readonly response: RecordedResponse;
+        /** The content's length in bytes, as sent (before any content coding is undone). */
+        readonly bytes: number;
+      }
     | { readonly kind: 'no-response'; readonly reason: string }
   );
 
@@ -34,6 +51,8 @@ export interface Sent {
   readonly headers?: Readonly<Record<string, string>>;
   /** The credentials' scheme and spacing, where not `Bearer `. */
   readonly scheme?: string;
+  /** How the token was changed, in words. */
+  readonly altered?: string;
 }
 
 export interface TargetClient {
@@ -64,7 +83,9 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
       ? request.path
       : new URL(request.path.replace(/^\//, ''), base).toString();
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    const token = tokenFor(request.as, options.tokens);
+    const given = tokenFor(request.as, options.tokens);
+    const token =
+      given === undefined || request.alter === undefined ? given : request.alter.apply(given);
     if (token !== undefined) headers['authorization'] = `${request.scheme ?? 'Bearer '}${token}`;
     return { url, headers };
   };
@@ -82,6 +103,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
           as: request.as,
           ...(request.headers === undefined ? {} : { headers: request.headers }),
           ...(request.scheme === undefined ? {} : { scheme: request.scheme }),
+          ...(request.alter === undefined ? {} : { altered: request.alter.described }),
         };
         const exchange = await send(sent, headers, options.timeoutMs);
         options.onExchange?.(exchange);
@@ -99,44 +121,109 @@ function tokenFor(
   return tokens[as];
 }
 
-async function send(
-  sent: Sent,
-  headers: Record<string, string>,
-  timeoutMs: number,
-): Promise<Exchange> {
-  try {
-    const response = await fetch(sent.url, {
-      method: sent.method,
-      headers,
-      signal: AbortSignal.timeout(timeoutMs),
+/**
+ * One request over node:http(s), not fetch: the WHATWG fetch standard refuses "bad ports" (1,
+ * 6000, 6665–6669, 10080, …) before sending anything, and a service listening on one of them
+ * must still be checkable. A body in a content coding the target chose anyway is decoded.
+ */
+function send(sent: Sent, headers: Record<string, string>, timeoutMs: number): Promise<Exchange> {
+  return new Promise((resolve) => {
+    const url = new URL(sent.url);
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      { method: sent.method, headers, agent: url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_BODY_BYTES) {
+            request.destroy(new Error(`the answer is larger than ${String(MAX_BODY_BYTES)} bytes`));
+          } else chunks.push(chunk);
+        });
+        response.on('end', () => {
+          clearTimeout(timer);
+          const raw = Buffer.concat(chunks);
+          const recorded = recordedResponse(response, raw);
+          resolve({ ...sent, kind: 'response', response: recorded, bytes: raw.length });
+        });
+        response.on('error', (error) => {
+          clearTimeout(timer);
+          resolve({ ...sent, kind: 'no-response', reason: describeRequestError(error) });
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      request.destroy();
+      resolve({ ...sent, kind: 'no-response', reason: `no answer within ${String(timeoutMs)} ms` });
+    }, timeoutMs);
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      // A connection that broke its answer is not reused, nor left open.
+      request.socket?.destroy();
+      request.destroy();
+      resolve({ ...sent, kind: 'no-response', reason: describeRequestError(error) });
     });
-    const text = await response.text();
-    const type = response.headers.get('content-type') ?? '';
-    let body: unknown = text === '' ? undefined : text;
-    if (text !== '' && /[/+]json\b/i.test(type)) {
-      try {
-        body = JSON.parse(text) as unknown;
-      } catch {
-        // Left as text: the spec check reports a body that is not the JSON it claims to be.
-      }
+    request.end();
+  });
+}
+
+/** Kept-alive connections, as fetch keeps them: a run makes thousands of requests. */
+const HTTP_AGENT = new HttpAgent({ keepAlive: true });
+const HTTPS_AGENT = new HttpsAgent({ keepAlive: true });
+
+/** An answer larger than this is no stock API's: the request is abandoned. */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+function recordedResponse(response: IncomingMessage, raw: Buffer): RecordedResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const text = decode(raw, headers['content-encoding']).toString('utf8');
+  const type = headers['content-type'] ?? '';
+  let body: unknown = text === '' ? undefined : text;
+  if (text !== '' && /[/+]json\b/i.test(type)) {
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      // Left as text: the spec check reports a body that is not the JSON it claims to be.
     }
-    const recorded = {
-      status: response.status,
-      headers: Object.fromEntries(response.headers),
-      body,
-    };
-    return { ...sent, kind: 'response', response: recorded };
-  } catch (error) {
-    return { ...sent, kind: 'no-response', reason: describeFetchError(error, timeoutMs) };
+  }
+  return { status: response.statusCode ?? 0, headers, body };
+}
+
+/** The body in its content coding decoded; as it came when the coding is unknown or broken. */
+function decode(raw: Buffer, coding: string | undefined): Buffer {
+  try {
+    switch (coding?.trim().toLowerCase()) {
+      case 'gzip':
+      case 'x-gzip':
+        return gunzipSync(raw);
+      case 'deflate':
+        return inflateSync(raw);
+      case 'br':
+        return brotliDecompressSync(raw);
+      default:
+        return raw;
+    }
+  } catch {
+    return raw;
   }
 }
 
-export function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (error instanceof DOMException && error.name === 'TimeoutError') {
-    return `no answer within ${String(timeoutMs)} ms`;
+/** Why a request got no answer, in words: the reason a run cannot go on, when it is the first. */
+export function describeRequestError(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code === 'ECONNREFUSED') return 'connection failed (ECONNREFUSED: connection refused)';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return `connection failed (${code}: no such host)`;
+    if (code === 'ECONNRESET') return 'connection failed (ECONNRESET: the connection was reset)';
+    if (code.startsWith('HPE_')) return `not an HTTP answer (${code})`;
+    if (/TLS|CERT|SSL/.test(code)) return `connection failed (TLS: ${code})`;
+    return `connection failed (${code})`;
   }
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-  if (cause?.code !== undefined) return `connection failed (${cause.code})`;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -44,16 +44,58 @@ describe('stockmock contract', () => {
     expect(await readFile(join(dir, 'report.xml'), 'utf8')).toContain('<testsuites');
   });
 
-  it('exits 1 with a wrong token, and never prints the token', async () => {
+  it('exits 2 with one line for a token the target refuses, writes that JUnit error, never prints the token', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-junit-'));
     const io = memoryIo();
     expect(
       await runMain(
-        ['contract', server.origin, '--token', 'status=secret-but-wrong', '--runs', '5'],
+        [
+          'contract',
+          server.origin,
+          '--token',
+          'status=secret-but-wrong',
+          '--runs',
+          '5',
+          '--junit',
+          join(dir, 'report.xml'),
+        ],
         io,
       ),
-    ).toBe(1);
-    expect(io.out).toContain('contract.saw-real-data');
-    expect(io.out + io.err).not.toContain('secret-but-wrong');
+    ).toBe(2);
+    expect(io.out).toBe('');
+    expect(io.err).toBe(
+      `Cannot check ${server.origin}: it refuses the status token (401) on GET /v1/stock.\n`,
+    );
+    const xml = await readFile(join(dir, 'report.xml'), 'utf8');
+    expect(xml).toContain('errors="1"');
+    expect(xml).toContain('it refuses the status token (401)');
+    expect(io.out + io.err + xml).not.toContain('secret-but-wrong');
+  });
+
+  it('checks a service on a port that fetch refuses (WHATWG "bad ports")', async () => {
+    // 10080 and 6000 are on fetch's list of bad ports; a real service may still listen there.
+    const { app } = await buildTestApp();
+    let listening: string | undefined;
+    for (const port of [10080, 6000, 6665, 6666]) {
+      try {
+        listening = await app.listen({ port, host: '127.0.0.1' });
+        break;
+      } catch {
+        // Taken on this machine: the next one.
+      }
+    }
+    if (listening === undefined) throw new Error('no bad port was free to listen on');
+    try {
+      const io = memoryIo();
+      const code = await runMain(
+        ['contract', listening, '--token', `status=${STATUS_TOKEN}`, '--runs', '5', '--seed', '1'],
+        io,
+      );
+      expect(io.err).toBe('');
+      expect(code).toBe(0);
+    } finally {
+      await app.close();
+    }
   });
 
   it('shows a progress line on a terminal, and clears it at the end', async () => {
@@ -86,7 +128,7 @@ describe('stockmock contract', () => {
     expect(
       await runMain(['contract', `http://127.0.0.1:${String(port)}`, '--token', 'status=x'], io),
     ).toBe(2);
-    expect(io.err).toContain('Cannot reach');
+    expect(io.err).toContain('Cannot check');
     expect(io.err).toContain('ECONNREFUSED');
   });
 

@@ -101,7 +101,12 @@ describe('JUnit report', () => {
       'access',
     ]);
     const filters = testsuites.testsuite[1]?.testcase[0];
-    expect(filters?.['name']).toBe('filters.status');
+    // The name carries the check's sentence; every testcase tells its level and source.
+    expect(filters?.['name']).toBe('filters.status: status filter');
+    const passed = testsuites.testsuite[0]?.testcase[0];
+    expect(passed?.['name']).toBe('pagination.stock.links: links agree');
+    expect(passed?.['system-out']).toBe('[interface: interface: List envelope]');
+    expect(JSON.stringify(filters?.['failure'])).toContain('[interface: interface: GET /v1/stock');
     expect(filters?.['classname']).toBe('stockmock.contract.filters');
     expect(JSON.stringify(filters?.['failure'])).toContain(
       'request:  GET http://127.0.0.1:4010/v1/stock?status=available',

@@ -1,13 +1,13 @@
 /** The checker against stockmock itself: it passes the real thing and catches every mutant. */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Level } from '../../src/contract/check.ts';
 import {
   judgeAt,
   runContract,
-  TargetUnreachable,
+  TargetUnusable,
   type Report,
 } from '../../src/contract/run-contract.ts';
 import { generatedCatalog } from '../helpers/generated-catalog.ts';
@@ -121,10 +121,14 @@ describe('against a correct stockmock', () => {
     expect(JSON.stringify(skipped)).toContain('--token quantity=TOKEN');
   });
 
-  it('fails a run with a wrong token as vacuous, saying why', async () => {
-    const report = await check(server.origin, { status: 'not-the-token' });
-    expect(outcomeOf(report, 'contract.saw-real-data')).toBe('failed');
-    expect(JSON.stringify(report.results[0])).toContain('saw no stock items');
+  it('refuses to check with a token the target refuses, saying which, not failing every check', async () => {
+    const refusal = await check(server.origin, { status: 'not-the-token' }).catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(TargetUnusable);
+    expect((refusal as Error).message).toBe(
+      `Cannot check ${server.origin}: it refuses the status token (401) on GET /v1/stock.`,
+    );
   });
 
   it('fails a run against an empty catalogue as vacuous', async () => {
@@ -166,29 +170,44 @@ describe('against deliberately broken servers', () => {
 });
 
 describe('unreachable and hung targets', () => {
-  it('throws TargetUnreachable for a closed port', async () => {
+  it('says "connection refused" for a closed port', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(check(`http://127.0.0.1:${String(port)}`)).rejects.toBeInstanceOf(
-      TargetUnreachable,
+    await expect(check(`http://127.0.0.1:${String(port)}`)).rejects.toThrow(
+      /^Cannot check http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED: connection refused\.$/,
     );
   });
 
-  it('turns a target that never answers into failures, not a hang', async () => {
+  it('says when the target does not answer HTTP', async () => {
+    const sockets = new Set<Socket>();
+    const garbage = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.end('SSH-2.0-OpenSSH_9.2\r\n');
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    const { port } = garbage.address() as AddressInfo;
+    try {
+      await expect(check(`http://127.0.0.1:${String(port)}`)).rejects.toThrow(
+        /: not an HTTP answer \(HPE_/,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => garbage.close(resolve));
+    }
+  });
+
+  it('says when the target never answers, instead of hanging or failing every check', async () => {
     const hung: Server = createServer(() => {
       // Never answers.
     });
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
     const { port } = hung.address() as AddressInfo;
     try {
-      const report = await check(`http://127.0.0.1:${String(port)}`, BOTH, {
-        timeoutMs: 50,
-        runs: 2,
-      });
-      expect(outcomeOf(report, 'conformance.target-answers')).toBe('failed');
-      expect(outcomeOf(report, 'contract.saw-real-data')).toBe('failed');
+      await expect(
+        check(`http://127.0.0.1:${String(port)}`, BOTH, { timeoutMs: 50, runs: 2 }),
+      ).rejects.toThrow(/: no answer within 50 ms\.$/);
     } finally {
       hung.closeAllConnections();
       await new Promise((resolve) => hung.close(resolve));

@@ -17,9 +17,11 @@ export const contractCommand: Command = {
     'stockmock contract <BASE_URL> --token LEVEL=TOKEN ... [--level interface|stand-in]\n' +
     '                   [--spec FILE|URL] [--junit FILE] [--json]\n' +
     '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]\n' +
-    '                   [--suggest-config [FILE]]\n' +
+    '                   [--suggest-config [FILE]] [--pin-problem-types]\n' +
     '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
     '    differences from the stand-in; --level stand-in fails those too\n' +
+    '  --pin-problem-types fails problem `type` URIs that differ from the stand-in\'s at the\n' +
+    '    stand-in level; without it they are reported only (the interface leaves them free)\n' +
     '  --spec takes a file or a URL (e.g. BASE_URL/openapi.json to judge the variant being served)\n' +
     '  --suggest-config prints, after the report, the compatibility: block that makes stockmock\n' +
     '    answer like the target; with FILE it writes it there as YAML instead',
@@ -34,6 +36,7 @@ export const contractCommand: Command = {
     timeout: { type: 'string' },
     concurrency: { type: 'string' },
     'suggest-config': { type: 'boolean' },
+    'pin-problem-types': { type: 'boolean' },
   },
   async run(args, io) {
     const suggest = args.flags['suggest-config'] === true;
@@ -47,6 +50,7 @@ export const contractCommand: Command = {
       baseUrl,
       tokens: parseTokens(args),
       level: parseLevel(stringFlag(args, 'level')),
+      pinProblemTypes: args.flags['pin-problem-types'] === true,
       spec: await loadSpec(specLocation(stringFlag(args, 'spec'), io.cwd)),
       // Without --seed a fresh one is drawn, and printed, so that any run can be replayed.
       seed: integerFlag(args, 'seed', { ...AS, fallback: Math.floor(Math.random() * 2 ** 31) }),
@@ -62,21 +66,26 @@ export const contractCommand: Command = {
           }),
     };
     // Loaded on use: the checker pulls in Prism, which `serve` should not pay for at start.
-    const { runContract, TargetUnreachable } = await import('../../contract/run-contract.ts');
+    const { runContract, TargetUnusable } = await import('../../contract/run-contract.ts');
     const { renderJson } = await import('../../contract/reporters/json.ts');
     const { renderJunit } = await import('../../contract/reporters/junit.ts');
     const { renderText } = await import('../../contract/reporters/text.ts');
+    const junit = stringFlag(args, 'junit');
     let report;
     try {
       report = await runContract(options);
     } catch (error) {
-      if (error instanceof TargetUnreachable) {
+      if (error instanceof TargetUnusable) {
         io.error(`${error.message}\n`);
+        // A CI page still gets its report: one error, the reason.
+        if (junit !== undefined) {
+          const { renderUnusableJunit } = await import('../../contract/reporters/junit.ts');
+          await writeFile(resolve(io.cwd, junit), renderUnusableJunit(baseUrl, error.reason));
+        }
         return 2;
       }
       throw error;
     }
-    const junit = stringFlag(args, 'junit');
     if (junit !== undefined) await writeFile(resolve(io.cwd, junit), renderJunit(report));
     io.write(args.flags['json'] === true ? renderJson(report) : renderText(report));
     if (suggest) {

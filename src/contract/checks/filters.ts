@@ -55,8 +55,9 @@ async function walkFiltered(
   collection: Collection,
   query: Query,
   maxItems: number,
+  limit = 100,
 ): Promise<Filtered> {
-  const path = withQuery(collection.path, { ...query, limit: 100 });
+  const path = withQuery(collection.path, { ...query, limit });
   const walked = await context.walk(path, context.primary, { maxItems });
   const request = `GET ${path} and its next links (${context.primary} token)`;
   return {
@@ -135,6 +136,31 @@ export function pickNeedles(names: readonly string[]): string[] {
   return [...new Set([...selective, ...unicode, ...rare, ...SPECIAL_NEEDLES])];
 }
 
+/**
+ * Needles at the edges of "a substring match with wildcards on both sides" (the interface):
+ * the empty needle (every name holds it), a word with the space before it and one with the
+ * space after it (kept as they are, not trimmed), and an id's digits that no name holds (a
+ * name filter matches names, not ids).
+ */
+export function edgeNeedles(names: readonly string[], ids: readonly number[]): string[] {
+  const needles = new Set<string>(['']);
+  for (const name of names.slice(0, 40)) {
+    const words = name.split(' ');
+    const [first, second] = words;
+    if (first !== undefined && second !== undefined && first.length >= 2 && second.length >= 2) {
+      needles.add(` ${second}`);
+      needles.add(`${first} `);
+      if (needles.size >= 5) break;
+    }
+  }
+  const digits = ids
+    .filter((id) => id >= 10)
+    .map(String)
+    .find((text) => names.every((name) => !name.includes(text)));
+  if (digits !== undefined) needles.add(digits);
+  return [...needles];
+}
+
 interface NameVerdict {
   readonly needle: string;
   readonly filtered: Filtered;
@@ -170,7 +196,13 @@ async function computeNameVerdicts(
   const idsWhere = (names: readonly string[], needle: string) =>
     listed.filter((_, index) => names[index]?.includes(needle)).map((entry) => entry.id);
   return Promise.all(
-    pickNeedles([...context.learned.names.values()]).map(async (needle) => {
+    [
+      ...pickNeedles([...context.learned.names.values()]),
+      ...edgeNeedles(
+        listed.map((entry) => entry.name),
+        listed.map((entry) => entry.id),
+      ),
+    ].map(async (needle) => {
       const looseIds = idsWhere(loose, foldLoosely(needle));
       return {
         needle,
@@ -234,6 +266,66 @@ function nameFilter(collection: Collection): Check {
         }
       }
       return found(failures.slice(0, 10), `the name filter is ${caseRuleOf(verdicts)}`);
+    },
+  };
+}
+
+/**
+ * The links of a filtered list repeat the filter so that following them keeps it: a needle with
+ * a space, walked a few items a page, keeps exactly its matches on every page. A link that
+ * writes the space as `+` for a server that reads `+` literally, or encodes the needle twice,
+ * changes the list from page 2 on.
+ */
+function nameLinks(collection: Collection): Check {
+  return {
+    id: `filters.${collection.name}.name-links`,
+    title: `${collection.path}?name=…: following next keeps the name filter (a needle with a space, over several pages)`,
+    ...filterLevel(collection, 'interface: Pagination (links), GET /v1/stock `name`'),
+    needs: [],
+    async run(context): Promise<Findings> {
+      if (context.learned.names.size === 0) return NO_NAMES;
+      const listed = entries(context, collection);
+      const names = listed.map((entry) => entry.name);
+      const count = (needle: string) => names.filter((name) => name.includes(needle)).length;
+      const candidates = new Set<string>();
+      for (const name of names) {
+        const [first, second] = name.split(' ');
+        if (first !== undefined && second !== undefined && second !== '') {
+          candidates.add(` ${second}`);
+          candidates.add(`${first} ${second}`);
+        }
+      }
+      // The needle with most matches, up to 30: enough pages at a few items each.
+      const needle = [...candidates]
+        .filter((candidate) => count(candidate) >= 3 && count(candidate) <= 30)
+        .sort((a, b) => count(b) - count(a))[0];
+      if (needle === undefined) {
+        return { failures: [], skipped: 'no name holds a word after a space three times or more' };
+      }
+      const loose = listed
+        .filter((entry) => foldLoosely(entry.name).includes(foldLoosely(needle)))
+        .map((entry) => entry.id);
+      const exact = listed.filter((entry) => entry.name.includes(needle)).map((entry) => entry.id);
+      const perPage = Math.max(1, Math.floor(exact.length / 3));
+      const filtered = await walkFiltered(
+        context,
+        collection,
+        { name: needle },
+        loose.length,
+        perPage,
+      );
+      const failures: Failure[] = [...filtered.failures];
+      const foreign = idsNotIn(filtered.got, loose);
+      const missed = idsNotIn(exact, filtered.got);
+      if (failures.length === 0 && (foreign.length > 0 || missed.length > 0)) {
+        failures.push({
+          message: `Walking name=${JSON.stringify(needle)} by its next links (${String(perPage)} a page) does not keep the filter`,
+          request: filtered.request,
+          expected: `ids ${someIds(exact)}`,
+          actual: `ids ${someIds(filtered.got)}; not matching: ${someIds(foreign)}; missing: ${someIds(missed)}`,
+        });
+      }
+      return found(failures);
     },
   };
 }
@@ -368,6 +460,7 @@ export const filterChecks: readonly Check[] = [
   statusFilter,
   ...COLLECTIONS.flatMap((collection) => [
     nameFilter(collection),
+    nameLinks(collection),
     nameCase(collection),
     idFilter(collection),
     combinedFilters(collection),

@@ -8,7 +8,7 @@ import { found } from '../check.ts';
 import { describeResponse, failureOf, statusOf } from '../describe-exchange.ts';
 import { rawHead } from '../raw-head.ts';
 import type { Decided } from '../stand-in.ts';
-import type { Exchange, TargetRequest } from '../target-client.ts';
+import type { Exchange, TargetRequest, TokenChange, TokenLevel } from '../target-client.ts';
 
 const RESOURCES = (context: CheckContext): string[] => {
   const id = String(context.learned.ids[0] ?? 1);
@@ -109,7 +109,8 @@ async function probe(
 
 const otherMethods: Check = {
   id: 'http.other-methods',
-  title: 'POST, PUT, PATCH and DELETE get 405 with an Allow header that lists GET',
+  title:
+    'POST, PUT, PATCH and DELETE get 405 with an Allow header that lists GET, and every method Allow names is not itself 405',
   level: 'interface',
   source: 'RFC 9110 §15.5.6',
   needs: [],
@@ -117,13 +118,32 @@ const otherMethods: Check = {
     const requests = RESOURCES(context).flatMap((path) =>
       ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path, as: context.primary })),
     );
-    return found(
-      await probe(context, requests, (exchange) => {
-        if (statusOf(exchange) !== 405) return 'Another method is not answered 405';
-        const allow = exchange.kind === 'response' ? exchange.response.headers['allow'] : undefined;
-        return allowsGet(allow) ? undefined : 'The 405 has no Allow header listing GET';
-      }),
+    const allowed = new Map<string, string>();
+    const failures = await probe(context, requests, (exchange) => {
+      if (statusOf(exchange) !== 405) return 'Another method is not answered 405';
+      const allow = exchange.kind === 'response' ? exchange.response.headers['allow'] : undefined;
+      for (const method of (allow ?? '').split(',').map((m) => m.trim().toUpperCase())) {
+        if (method !== '') allowed.set(`${method} ${new URL(exchange.url).pathname}`, method);
+      }
+      return allowsGet(allow) ? undefined : 'The 405 has no Allow header listing GET';
+    });
+    // Each method an Allow header names is one the resource supports (RFC 9110 §10.2.1): it
+    // must not itself be answered 405. CONNECT and TRACE are not tried.
+    const named = [...allowed]
+      .filter(([, method]) => !['CONNECT', 'TRACE'].includes(method))
+      .map(([key, method]) => ({
+        method,
+        path: key.slice(method.length + 1),
+        as: context.primary,
+      }));
+    failures.push(
+      ...(await probe(context, named, (exchange) =>
+        statusOf(exchange) === 405
+          ? `${exchange.method} is named in Allow but answered 405 (RFC 9110 §10.2.1)`
+          : undefined,
+      )),
     );
+    return found(failures);
   },
 };
 
@@ -168,6 +188,18 @@ const head: Check = {
           request: described,
           expected: getType ?? '(none)',
           actual: answer.headers['content-type'] ?? '(none)',
+        });
+      } else if (
+        get.kind === 'response' &&
+        answer.headers['content-length'] !== undefined &&
+        Number(answer.headers['content-length']) !== get.bytes
+      ) {
+        // RFC 9110 §8.6: a Content-Length on HEAD must be the length GET's content would have.
+        failures.push({
+          message: "HEAD's Content-Length is not the length of GET's content",
+          request: described,
+          expected: `absent, or ${String(get.bytes)}`,
+          actual: answer.headers['content-length'],
         });
       }
     }
@@ -222,15 +254,98 @@ const missingToken: Check = {
   },
 };
 
+/** Changes to a real token that no server may accept: only the token itself is the token. */
+const NEAR_TOKENS: readonly TokenChange[] = [
+  { described: 'token with an X appended', apply: (token) => `${token}X` },
+  { described: 'token without its last character', apply: (token) => token.slice(0, -1) },
+  {
+    described: 'token with its last character changed',
+    apply: (token) => `${token.slice(0, -1)}${token.endsWith('a') ? 'b' : 'a'}`,
+  },
+  {
+    described: 'token in another case',
+    apply: (token) => (token === token.toUpperCase() ? token.toLowerCase() : token.toUpperCase()),
+  },
+];
+
+const exactTokens: Check = {
+  id: 'http.exact-token',
+  title:
+    'Only a token itself is accepted: a prefix, a longer, shorter or case-changed token, an empty one and Basic credentials get 401',
+  level: 'interface',
+  source: 'RFC 6750 §3.1 (invalid_token), §2.1; interface: Authentication',
+  needs: [],
+  async run(context) {
+    const tokenOf = (level: TokenLevel): string =>
+      (context.client.prepare({ path: '/', as: level }).headers['authorization'] ?? '').slice(
+        'Bearer '.length,
+      );
+    const given = new Set(context.levels.map(tokenOf));
+    const requests: TargetRequest[] = [
+      ...context.levels.flatMap((level) =>
+        NEAR_TOKENS
+          // A change that gives a token the target was given (or the same text) proves nothing.
+          .filter((change) => !given.has(change.apply(tokenOf(level))))
+          .map((change) => ({
+            path: '/v1/stock?limit=1',
+            as: level,
+            alter: { ...change, described: `the ${level} ${change.described}` },
+          })),
+      ),
+      { path: '/v1/stock?limit=1', as: 'none', headers: { authorization: 'Bearer' } },
+      { path: '/v1/stock?limit=1', as: 'none', headers: { authorization: 'Bearer    ' } },
+      {
+        path: '/v1/stock?limit=1',
+        as: 'none',
+        headers: { authorization: 'Basic c3RhdHVzOnN0YXR1cw==' },
+      },
+    ];
+    return found(
+      await probe(context, requests, (exchange) =>
+        statusOf(exchange) === 401
+          ? undefined
+          : 'Credentials that are not a configured token are not answered 401 (an access this client was never given)',
+      ),
+    );
+  },
+};
+
+const noServerErrors: Check = {
+  id: 'http.no-server-errors',
+  title:
+    'Edge requests get an answer, not a 5xx: a plain OPTIONS, pages past 2^31 and 2^53 − 1, an empty bearer token',
+  level: 'interface',
+  source: 'RFC 9110 §15.6; interface: Pagination',
+  needs: [],
+  async run(context) {
+    const requests: TargetRequest[] = [
+      { method: 'OPTIONS', path: '/v1/stock', as: 'none' },
+      { method: 'OPTIONS', path: '/v1/stock', as: context.primary },
+      { path: '/v1/stock?page=2147483648', as: context.primary },
+      { path: '/v1/stock?page=4294967297', as: context.primary },
+      { path: '/v1/stock?page=9007199254740991', as: context.primary },
+      { path: '/v1/stock?page=9007199254740992', as: context.primary },
+      { path: '/v1/stock', as: 'none', headers: { authorization: 'Bearer ' } },
+    ];
+    return found(
+      await probe(context, requests, (exchange) => {
+        const status = statusOf(exchange);
+        if (status === undefined) return 'No answer';
+        return status >= 500 ? `A server error (${String(status)})` : undefined;
+      }),
+    );
+  },
+};
+
 const challengeAsStandIn: Check = {
   id: 'http.bearer-realm',
   title:
-    'The 401 challenge is `Bearer realm="…"` with the stand-in\'s realm, and error="invalid_token" for a given token; another scheme counts as none',
+    'The 401 challenge is Bearer with the stand-in\'s realm, and error="invalid_token" for a given token only; further auth-params are free; another scheme counts as none',
   level: 'stand-in',
-  source: 'PRODUCT.md: missing or invalid token',
+  source: 'PRODUCT.md: missing or invalid token; RFC 6750 §3',
   needs: [],
   async run(context) {
-    const realm = `Bearer realm="${context.standIn.settings.realm}"`;
+    const want = context.standIn.settings.realm;
     const requests: TargetRequest[] = [
       { path: '/v1/stock', as: 'none' },
       { path: '/v1/stock', as: 'wrong' },
@@ -238,14 +353,20 @@ const challengeAsStandIn: Check = {
     ];
     const realms = new Set<string>();
     const failures = await probe(context, requests, (exchange) => {
-      const challenge =
+      const header =
         exchange.kind === 'response' ? exchange.response.headers['www-authenticate'] : undefined;
-      const named = /^Bearer realm="([^"]*)"/.exec(challenge ?? '')?.[1];
-      if (named !== undefined) realms.add(named);
-      const want = exchange.as === 'wrong' ? `${realm}, error="invalid_token"` : realm;
-      return statusOf(exchange) === 401 && challenge === want
+      const challenge = parseBearerChallenge(header ?? '');
+      const realm = challenge?.get('realm');
+      if (realm !== undefined) realms.add(realm);
+      // RFC 6750 §3.1: an error code for a token that was given; none where none was.
+      const error = exchange.as === 'wrong' ? 'invalid_token' : undefined;
+      const expected = `401 with WWW-Authenticate: Bearer realm="${want}"${error === undefined ? '' : `, error="${error}"`} (further auth-params allowed)`;
+      return statusOf(exchange) === 401 &&
+        challenge !== undefined &&
+        realm === want &&
+        challenge.get('error') === error
         ? undefined
-        : `The challenge differs from the stand-in's: it answers 401 with WWW-Authenticate: ${want}`;
+        : `The challenge differs from the stand-in's: ${expected}`;
     });
     // The realm a target names, where it names one throughout: the setting that matches it.
     const [named] = realms;
@@ -256,6 +377,26 @@ const challengeAsStandIn: Check = {
     return { failures, decided };
   },
 };
+
+/**
+ * The auth-params of a Bearer challenge (RFC 9110 §11.6.1, RFC 6750 §3), by name in lower case;
+ * undefined when the value is not one Bearer challenge of quoted or token parameters.
+ */
+export function parseBearerChallenge(value: string): Map<string, string> | undefined {
+  const scheme = /^bearer(?: +|$)/i.exec(value);
+  if (scheme === null) return undefined;
+  const params = new Map<string, string>();
+  const param =
+    /\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z0-9!#$%&'*+.^_`|~-]+))\s*(,|$)/y;
+  param.lastIndex = scheme[0].length;
+  while (param.lastIndex < value.length) {
+    const match = param.exec(value);
+    if (match === null) return undefined;
+    const [, name = '', quoted, token] = match;
+    params.set(name.toLowerCase(), quoted?.replaceAll(/\\(.)/g, '$1') ?? token ?? '');
+  }
+  return params;
+}
 
 /** Accept values that admit JSON: parameters such as charset never exclude it (§12.5.1). */
 const ADMITS_JSON = [
@@ -367,6 +508,8 @@ export const httpRuleChecks: readonly Check[] = [
   head,
   authScheme,
   missingToken,
+  exactTokens,
+  noServerErrors,
   challengeAsStandIn,
   acceptAdmitsJson,
   acceptWithoutJson,

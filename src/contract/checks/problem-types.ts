@@ -1,8 +1,10 @@
 /**
  * @module The `type` URIs of the problems a target answered with, against the stand-in's
  * setting: stockmock's URNs, `about:blank`, or a base URI of the service's own followed by the
- * problem's name. The interface fixes the members of a problem, not these values, so this is a
- * stand-in check; it judges every problem the other checks received.
+ * problem's name. Neither the interface nor PRODUCT.md fixes these values (PRODUCT.md: "a real
+ * service may use about:blank or its own"), so a difference is reported, with the setting that
+ * matches it, and fails only where the user pins the types (`--pin-problem-types`): a team
+ * whose clients dispatch on the type URIs may want that, and nobody else is failed for them.
  */
 import type { CheckResult, Failure } from '../check.ts';
 import type { Decided, StandIn } from '../stand-in.ts';
@@ -55,13 +57,16 @@ export function decideProblemTypes(types: readonly string[]): Decided | undefine
 export function problemTypesResult(
   seen: ReadonlyMap<string, number>,
   standIn: StandIn,
+  /** Whether a difference fails (`--pin-problem-types`), or is only reported. */
+  pinned: boolean,
 ): CheckResult {
   const types = [...seen.keys()];
   const decided = decideProblemTypes(types);
   const want = standIn.settings.problemTypes;
   const fits = decided !== undefined && 'setting' in decided && decided.value === want;
+  const differs = decided !== undefined && !fits;
   const failures: Failure[] =
-    decided === undefined || fits
+    !differs || !pinned
       ? []
       : [
           {
@@ -69,15 +74,19 @@ export function problemTypesResult(
             actual: types.slice(0, 6).join(', '),
           },
         ];
+  const observed =
+    decided === undefined
+      ? undefined
+      : `${'setting' in decided ? decided.seen : decided.uncovered}${differs ? `; differs from the stand-in's${pinned ? '' : ' (reported: the values are free unless pinned with --pin-problem-types)'}` : ''}`;
   return {
     id: 'problems.types',
-    title:
-      "Problem `type` URIs are the stand-in's: its URNs, about:blank, or a base URI of its own",
+    title: pinned
+      ? "Problem `type` URIs are the stand-in's (pinned): its URNs, about:blank, or a base URI of its own"
+      : 'Problem `type` URIs: reported, and the setting that matches them (free unless pinned)',
     level: 'stand-in',
     source: 'PRODUCT.md: error body; RFC 9457 §3.1.1',
-    ...(decided === undefined
-      ? {}
-      : { decided: [decided], observed: 'setting' in decided ? decided.seen : decided.uncovered }),
+    ...(decided === undefined ? {} : { decided: [decided] }),
+    ...(observed === undefined ? {} : { observed }),
     ms: 0,
     outcome: failures.length === 0 ? { kind: 'passed' } : { kind: 'failed', failures },
   };

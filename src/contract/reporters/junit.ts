@@ -1,7 +1,11 @@
 /** @module JUnit XML, as CI systems (GitLab, Jenkins, GitHub reporters) read it. */
 import type { Report } from '../run-contract.ts';
 
-/** One testsuite per check group (`pagination`, `filters`, …), one testcase per check. */
+/**
+ * One testsuite per check group (`pagination`, `filters`, …), one testcase per check. A CI page
+ * shows a testcase's name and its text, rarely its properties: so the name carries the check's
+ * sentence after its id, and every testcase's text says its level and source, whatever it came to.
+ */
 export function renderJunit(report: Report): string {
   const groups = new Map<string, typeof report.results>();
   for (const result of report.results) {
@@ -13,7 +17,8 @@ export function renderJunit(report: Report): string {
     const skipped = results.filter((r) => r.outcome.kind === 'skipped').length;
     const time = results.reduce((sum, r) => sum + r.ms, 0) / 1000;
     const cases = results.map((result) => {
-      const open = `    <testcase classname="stockmock.contract.${escape(group)}" name="${escape(result.id)}" time="${(result.ms / 1000).toFixed(3)}">`;
+      const open = `    <testcase classname="stockmock.contract.${escape(group)}" name="${escape(`${result.id}: ${result.title}`)}" time="${(result.ms / 1000).toFixed(3)}">`;
+      const about = `[${result.level}: ${result.source}]${result.observed === undefined ? '' : `\nobserved: ${result.observed}`}`;
       // Level and source as properties (JUnit 5 and most CI readers show them), and in the text.
       const properties = [
         '      <properties>',
@@ -26,12 +31,14 @@ export function renderJunit(report: Report): string {
       ].join('\n');
       const close = '    </testcase>';
       const { outcome } = result;
-      if (outcome.kind === 'passed') return [open, properties, close].join('\n');
+      const told = `      <system-out>${escape(about)}</system-out>`;
+      if (outcome.kind === 'passed') return [open, properties, told, close].join('\n');
       if (outcome.kind === 'skipped')
         return [
           open,
           properties,
           `      <skipped message="${escape(outcome.reason)}"/>`,
+          told,
           close,
         ].join('\n');
       const text = outcome.failures
@@ -47,12 +54,11 @@ export function renderJunit(report: Report): string {
         )
         .join('\n\n');
       const message = outcome.failures[0]?.message ?? 'failed';
-      const source = `[${result.level}: ${result.source}]`;
       // A difference from the stand-in passes at the interface level: it is told, not failed.
       const body =
         outcome.kind === 'differs'
-          ? `      <system-out>${escape(`differs from the stand-in ${source}\n${text}`)}</system-out>`
-          : `      <failure message="${escape(message)}" type="contract">${escape(`${source}\n${text}`)}</failure>`;
+          ? `      <system-out>${escape(`differs from the stand-in ${about}\n${text}`)}</system-out>`
+          : `      <failure message="${escape(message)}" type="contract">${escape(`${about}\n${text}`)}</failure>`;
       return [open, properties, body, close].join('\n');
     });
     return [
@@ -65,6 +71,21 @@ export function renderJunit(report: Report): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="stockmock contract ${escape(report.target)}" tests="${String(report.results.length)}" failures="${String(report.failed)}" errors="0" skipped="${String(report.skipped)}" time="${(report.ms / 1000).toFixed(3)}">`,
     ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** The report of a target that could not be checked at all: one testcase, in error. */
+export function renderUnusableJunit(target: string, reason: string): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="stockmock contract ${escape(target)}" tests="1" failures="0" errors="1" skipped="0" time="0">`,
+    '  <testsuite name="contract" tests="1" failures="0" errors="1" skipped="0" time="0">',
+    '    <testcase classname="stockmock.contract.contract" name="contract.target-usable: The target answers HTTP and takes the given tokens" time="0">',
+    `      <error message="${escape(`Cannot check ${target}: ${reason}`)}" type="unusable-target"/>`,
+    '    </testcase>',
+    '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');

@@ -64,3 +64,21 @@ export function readCredentials(authorization: string | undefined): Credentials 
   if (scheme.toLowerCase() !== 'bearer') return { kind: 'other-scheme' };
   return token === '' ? { kind: 'none' } : { kind: 'bearer', token };
 }
+
+/**
+ * Whether an `Accept-Encoding` field admits gzip (RFC 9110 §12.5.3): `gzip` or `x-gzip`
+ * (§8.4.1.3) decides when listed, else `*`; a weight of 0 refuses. No field asks for nothing:
+ * a server that compresses "when asked" sends identity then.
+ */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (acceptEncoding === undefined) return false;
+  let named: number | undefined;
+  let any: number | undefined;
+  for (const element of acceptEncoding.split(',')) {
+    const [coding, ...parameters] = element.split(';').map((s) => s.trim().toLowerCase());
+    const q = weight(parameters);
+    if (coding === 'gzip' || coding === 'x-gzip') named = Math.max(named ?? 0, q);
+    else if (coding === '*') any = Math.max(any ?? 0, q);
+  }
+  return (named ?? any ?? 0) > 0;
+}

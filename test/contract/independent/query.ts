@@ -91,13 +91,19 @@ export function matchesAll(product: Product, filters: Filters, nameMatches: Name
   );
 }
 
-export type Order = 'id' | 'name';
+/** By id; by name; or by the name lower-cased (toLowerCase). Names tie-break by id. */
+export type Order = 'id' | 'name' | 'lower-name';
 
 export function ordered(products: readonly Product[], order: Order): Product[] {
   const byId = (a: Product, b: Product): number => a.id - b.id;
   if (order === 'id') return [...products].sort(byId);
   // Code-unit order, not locale order: deterministic whatever the machine's locale.
-  return [...products].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b)));
+  const key =
+    order === 'lower-name' ? (p: Product) => p.name.toLowerCase() : (p: Product) => p.name;
+  return [...products].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x < y ? -1 : x > y ? 1 : byId(a, b);
+  });
 }
 
 /** The last page: max(1, ceil(total / limit)), so an empty list still has a page 1. */

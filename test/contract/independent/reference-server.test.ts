@@ -2,9 +2,13 @@
  * Sanity of the independent servers over real HTTP: the reference answers as PRODUCT.md decides,
  * and every variant starts, answers and closes. The checker's own tests judge the variants.
  */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROKEN_EDGES } from './broken-edges.ts';
+import { DIFFERENT_MORE } from './different-more.ts';
 import { startReferenceServer } from './reference-server.ts';
-import { INDEPENDENT_SERVERS, REFERENCE, type RunningServer } from './servers.ts';
+import { INDEPENDENT_SERVERS, REFERENCE, type RunningServer, type VariantSpec } from './servers.ts';
 
 interface Answer {
   readonly status: number;
@@ -289,5 +293,395 @@ describe('the variants', () => {
         await running.close();
       }
     }
+  });
+});
+
+interface RawAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The bytes as sent: not decompressed, header values not normalized by fetch. */
+  readonly body: Buffer;
+}
+
+/** One request over node:http, for what fetch would hide or refuse. */
+function raw(
+  server: RunningServer,
+  path: string,
+  method = 'GET',
+  headers: Readonly<Record<string, string>> = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(`${server.url}${path}`, { method, headers }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('error', reject);
+      incoming.on('end', () => {
+        resolve({
+          status: incoming.statusCode ?? 0,
+          headers: incoming.headers,
+          body: Buffer.concat(chunks),
+        });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** Starts the variant named `name` of `specs`, runs `use` on it, and closes it. */
+async function withVariant(
+  specs: readonly VariantSpec[],
+  name: string,
+  use: (server: RunningServer) => Promise<void>,
+): Promise<void> {
+  const spec = specs.find((s) => s.name === name);
+  if (spec === undefined) throw new Error(`No variant is named "${name}".`);
+  const server = await startReferenceServer(
+    typeof spec.options === 'function' ? spec.options() : spec.options,
+  );
+  try {
+    await use(server);
+  } finally {
+    await server.close();
+  }
+}
+
+const bearer = (token: string): Call => ({ authorization: `Bearer ${token}` });
+const names = (answer: Answer): string[] =>
+  list<{ name: string }>(answer).data.map((record) => record.name);
+
+describe('the new variants, as data', () => {
+  it('are named uniquely among all variants, with the kind and level asked', () => {
+    const added = [...BROKEN_EDGES, ...DIFFERENT_MORE].map((s) => s.name);
+    expect(new Set(added).size).toBe(added.length);
+    const others = INDEPENDENT_SERVERS.map((s) => s.name).filter((name) => !added.includes(name));
+    expect(others.filter((name) => added.includes(name))).toEqual([]);
+    expect(BROKEN_EDGES).toHaveLength(13);
+    expect(BROKEN_EDGES.every((s) => s.kind === 'broken' && s.level === 'interface')).toBe(true);
+    expect(DIFFERENT_MORE).toHaveLength(7);
+    expect(DIFFERENT_MORE.every((s) => s.kind === 'different' && s.level === 'stand-in')).toBe(
+      true,
+    );
+    expect([...BROKEN_EDGES, ...DIFFERENT_MORE].every((s) => s.rule.length > 40)).toBe(true);
+  });
+});
+
+describe('the edge variants (broken)', () => {
+  let reference: RunningServer;
+  beforeAll(async () => {
+    reference = await REFERENCE.start();
+  });
+  afterAll(async () => {
+    await reference.close();
+  });
+
+  it('page past 2^31 crashes with 500', async () => {
+    expect((await call(reference, '/v1/stock?page=2147483648')).status).toBe(200);
+    await withVariant(BROKEN_EDGES, 'page past 2^31 crashes with 500', async (server) => {
+      expect((await call(server, '/v1/stock?page=2147483647')).status).toBe(200);
+      expect((await call(server, '/v1/stock?page=2147483648')).status).toBe(500);
+      expect((await call(server, '/v1/stock?page=99999999999')).status).toBe(500);
+    });
+  });
+
+  it('empty bearer token crashes with 500', async () => {
+    for (const authorization of ['Bearer', 'Bearer    ']) {
+      const headers = { authorization };
+      expect((await raw(reference, '/v1/stock', 'GET', headers)).status, authorization).toBe(401);
+    }
+    await withVariant(BROKEN_EDGES, 'empty bearer token crashes with 500', async (server) => {
+      for (const authorization of ['Bearer', 'Bearer    ', 'bearer ']) {
+        const headers = { authorization };
+        expect((await raw(server, '/v1/stock', 'GET', headers)).status, authorization).toBe(500);
+      }
+      expect((await call(server, '/v1/stock', { token: 'none' })).status).toBe(401);
+      expect((await call(server, '/v1/stock', bearer('nope'))).status).toBe(401);
+    });
+  });
+
+  it('plain OPTIONS crashes with 500', async () => {
+    const preflight = {
+      origin: 'http://client.example',
+      'access-control-request-method': 'GET',
+    };
+    expect((await raw(reference, '/v1/stock', 'OPTIONS')).status).toBe(204);
+    await withVariant(BROKEN_EDGES, 'plain OPTIONS crashes with 500', async (server) => {
+      expect((await raw(server, '/v1/stock', 'OPTIONS')).status).toBe(500);
+      expect((await raw(server, '/v1/stock/2', 'OPTIONS')).status).toBe(500);
+      expect((await raw(server, '/v1/stock', 'OPTIONS', preflight)).status).toBe(204);
+    });
+  });
+
+  it('token accepted by prefix', async () => {
+    const token = `${reference.tokens.quantity}X`;
+    expect((await call(reference, '/v1/stock', bearer(token))).status).toBe(401);
+    await withVariant(BROKEN_EDGES, 'token accepted by prefix', async (server) => {
+      const answer = await call(server, '/v1/stock', bearer(`${server.tokens.quantity}X`));
+      expect(answer.status).toBe(200);
+      expect(list(answer).data[0]).toHaveProperty('quantity');
+      expect((await call(server, '/v1/stock', bearer('X'))).status).toBe(401);
+    });
+  });
+
+  it('token accepted in another case', async () => {
+    const upper = reference.tokens.status.toUpperCase();
+    expect(upper).not.toBe(reference.tokens.status);
+    expect((await call(reference, '/v1/stock', bearer(upper))).status).toBe(401);
+    await withVariant(BROKEN_EDGES, 'token accepted in another case', async (server) => {
+      expect((await call(server, '/v1/stock', bearer(upper))).status).toBe(200);
+      expect((await call(server, '/v1/stock', bearer(`${upper}X`))).status).toBe(401);
+    });
+  });
+
+  it('Basic credentials served at the status level', async () => {
+    const basic: Call = { authorization: 'Basic dXNlcjpwYXNz' };
+    expect((await call(reference, '/v1/stock', basic)).status).toBe(401);
+    await withVariant(BROKEN_EDGES, 'Basic credentials served at the status level', async (s) => {
+      const answer = await call(s, '/v1/stock', basic);
+      expect(answer.status).toBe(200);
+      expect(Object.keys(list(answer).data[0] ?? {})).toEqual(['product_id', 'status']);
+    });
+  });
+
+  it('Allow names a method that answers 405', async () => {
+    await withVariant(BROKEN_EDGES, 'Allow names a method that answers 405', async (server) => {
+      const answer = await call(server, '/v1/stock', { method: 'DELETE' });
+      expect(answer.status).toBe(405);
+      const allowed = (answer.headers.get('allow') ?? '').split(',').map((m) => m.trim());
+      expect(allowed).toContain('PUT');
+      expect((await call(server, '/v1/stock', { method: 'PUT' })).status).toBe(405);
+    });
+  });
+
+  it('HEAD has Content-Length 0', async () => {
+    await withVariant(BROKEN_EDGES, 'HEAD has Content-Length 0', async (server) => {
+      const known = { authorization: `Bearer ${server.tokens.status}` };
+      const unknown = { authorization: 'Bearer nope' };
+      for (const [path, headers] of [
+        ['/v1/stock', known],
+        ['/v1/stock/2', known],
+        ['/v1/stock', unknown],
+      ] as const) {
+        const get = await raw(server, path, 'GET', headers);
+        const head = await raw(server, path, 'HEAD', headers);
+        expect(get.body.length, path).toBeGreaterThan(0);
+        expect(get.headers['content-length'], path).toBe(String(get.body.length));
+        expect(head.status, path).toBe(get.status);
+        expect(head.headers['content-length'], path).toBe('0');
+      }
+    });
+  });
+
+  it('links write spaces as + that the server reads literally', async () => {
+    const path = '/v1/products?name=oak%20chair&limit=1';
+    const fromReference = list(await call(reference, path));
+    expect(fromReference.links.next).toContain('name=oak+chair');
+    expect(list(await call(reference, fromReference.links.next ?? '')).data).toHaveLength(1);
+    const name = 'links write spaces as + that the server reads literally';
+    await withVariant(BROKEN_EDGES, name, async (server) => {
+      const first = list(await call(server, path));
+      expect(first.data).toHaveLength(1);
+      expect(first.links.next).toContain('name=oak+chair');
+      expect(list(await call(server, first.links.next ?? '')).data).toEqual([]);
+      expect(names(await call(server, '/v1/products?name=C%2B%2B'))).toEqual([
+        'C++ desk organiser',
+      ]);
+    });
+  });
+
+  it('links encode the name filter twice', async () => {
+    await withVariant(BROKEN_EDGES, 'links encode the name filter twice', async (server) => {
+      const first = list(await call(server, '/v1/products?name=oak%20chair&limit=1'));
+      expect(first.data).toHaveLength(1);
+      expect(first.links.next).toContain('name=oak%2520chair');
+      expect(list(await call(server, first.links.next ?? '')).data).toEqual([]);
+      const plain = list(await call(server, '/v1/products?name=table&limit=1'));
+      expect(list(await call(server, plain.links.next ?? '')).data).toHaveLength(1);
+    });
+  });
+
+  it('name filter trims its needle', async () => {
+    expect(names(await call(reference, '/v1/products?name=table%20'))).toEqual([]);
+    await withVariant(BROKEN_EDGES, 'name filter trims its needle', async (server) => {
+      expect(names(await call(server, '/v1/products?name=table%20')).length).toBeGreaterThan(0);
+      expect(names(await call(server, '/v1/products?name=%20%20%20')).length).toBe(10);
+    });
+  });
+
+  it('name filter also matches ids as text', async () => {
+    const all = list<{ id: number; name: string }>(
+      await call(reference, '/v1/products?limit=100'),
+    ).data;
+    const needle = all
+      .map((record) => String(record.id))
+      .find((text) => all.every((record) => !record.name.includes(text)));
+    expect(needle).toBeDefined();
+    const path = `/v1/stock?name=${needle ?? ''}`;
+    expect(list(await call(reference, path)).data).toEqual([]);
+    await withVariant(BROKEN_EDGES, 'name filter also matches ids as text', async (server) => {
+      const ids = list(await call(server, path)).data.map((item) => String(item.product_id));
+      expect(ids).toContain(needle);
+    });
+  });
+
+  it('empty name filter matches nothing', async () => {
+    expect(list(await call(reference, '/v1/stock?name=')).data).toHaveLength(10);
+    await withVariant(BROKEN_EDGES, 'empty name filter matches nothing', async (server) => {
+      expect(list(await call(server, '/v1/stock?name=')).data).toEqual([]);
+      expect(list(await call(server, '/v1/stock?name=oak')).data.length).toBeGreaterThan(0);
+    });
+  });
+});
+
+describe('the different-more variants (correct)', () => {
+  it('challenge with error_description and scope', async () => {
+    await withVariant(DIFFERENT_MORE, 'challenge with error_description and scope', async (s) => {
+      const unknown = await call(s, '/v1/stock', bearer('nope'));
+      expect(unknown.status).toBe(401);
+      const challenge = unknown.headers.get('www-authenticate') ?? '';
+      expect(challenge).toMatch(/^Bearer realm="stockmock", error="invalid_token", /);
+      expect(challenge).toMatch(/error_description="[^"]+"/);
+      expect(challenge).toContain('scope="stock"');
+      const missing = await call(s, '/v1/stock', { token: 'none' });
+      expect(missing.headers.get('www-authenticate')).toBe(
+        'Bearer realm="stockmock", scope="stock"',
+      );
+    });
+  });
+
+  it('reserved stock: a few explicit statuses disagree with the quantity', async () => {
+    const name = 'reserved stock: a few explicit statuses disagree with the quantity';
+    await withVariant(DIFFERENT_MORE, name, async (server) => {
+      const items = list(await call(server, '/v1/stock?limit=100')).data;
+      expect(items).toHaveLength(60);
+      const derived = (quantity: number | null | undefined): string =>
+        quantity === null || quantity === undefined
+          ? 'on_request'
+          : quantity > 0
+            ? 'available'
+            : 'out_of_stock';
+      const disagreeing = items.filter(
+        (item) => item.status !== 'incoming' && item.status !== derived(item.quantity),
+      );
+      expect(disagreeing).toHaveLength(3);
+      expect(disagreeing.every((i) => i.status === 'out_of_stock' && (i.quantity ?? 0) > 0)).toBe(
+        true,
+      );
+      const reference = await REFERENCE.start();
+      try {
+        const asStatus = '/v1/stock?limit=100';
+        const statuses = list(await call(server, asStatus, { token: 'status' })).data;
+        expect(statuses).toEqual(list(await call(reference, asStatus, { token: 'status' })).data);
+      } finally {
+        await reference.close();
+      }
+    });
+  });
+
+  it('order by lower-cased name', async () => {
+    await withVariant(DIFFERENT_MORE, 'order by lower-cased name', async (server) => {
+      const records = list<{ id: number; name: string }>(
+        await call(server, '/v1/products?limit=100'),
+      ).data;
+      const key = (r: { id: number; name: string }): string => r.name.toLowerCase();
+      const expected = [...records].sort((a, b) =>
+        key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id,
+      );
+      expect(records.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+      const byName = [...records].sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id,
+      );
+      expect(records.map((r) => r.id)).not.toEqual(byName.map((r) => r.id));
+      const walked: number[] = [];
+      let next: string | null = `${server.url}/v1/products?limit=7`;
+      while (next !== null) {
+        const page: ListBody<{ id: number }> = list(await call(server, next));
+        walked.push(...page.data.map((r) => r.id));
+        next = page.links.next;
+      }
+      expect(walked).toEqual(records.map((r) => r.id));
+    });
+  });
+
+  it('one problem type URI per problem, no common base', async () => {
+    const name = 'one problem type URI per problem, no common base';
+    await withVariant(DIFFERENT_MORE, name, async (server) => {
+      const types = {
+        400: problem(await call(server, '/v1/stock?limit=0')).type,
+        401: problem(await call(server, '/v1/stock', { token: 'none' })).type,
+        404: problem(await call(server, '/v1/stock/1')).type,
+        405: problem(await call(server, '/v1/stock', { method: 'DELETE' })).type,
+        406: problem(await call(server, '/v1/stock', { accept: 'text/html' })).type,
+      };
+      expect(types).toEqual({
+        400: 'https://a.example/bad-request',
+        401: 'https://errors.b.example/auth',
+        404: 'tag:example.com,2026:not-found',
+        405: 'https://methods.c.example/not-allowed',
+        406: 'urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66',
+      });
+      expect(problem(await call(server, '/v1/stock/1')).title).toBe('Not found');
+    });
+  });
+
+  it('string product_id in stock objects, integer record ids', async () => {
+    const name = 'string product_id in stock objects, integer record ids';
+    await withVariant(DIFFERENT_MORE, name, async (server) => {
+      const stock = list<{ product_id: unknown }>(await call(server, '/v1/stock?limit=3')).data;
+      expect(stock.every((item) => typeof item.product_id === 'string')).toBe(true);
+      const first = stock[0];
+      expect(String(first?.product_id)).toMatch(/^\d+$/);
+      const single = await call(server, `/v1/stock/${String(first?.product_id)}`);
+      expect(single.json).toEqual({ data: first });
+      const records = list<{ id: unknown }>(await call(server, '/v1/products?limit=3')).data;
+      expect(records.every((record) => typeof record.id === 'number')).toBe(true);
+    });
+  });
+
+  it('gzip when asked', async () => {
+    await withVariant(DIFFERENT_MORE, 'gzip when asked', async (server) => {
+      const auth = { authorization: `Bearer ${server.tokens.quantity}` };
+      const plain = await raw(server, '/v1/stock', 'GET', auth);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers['vary']).toMatch(/Accept-Encoding/);
+      const asked = { ...auth, 'accept-encoding': 'gzip, deflate' };
+      const zipped = await raw(server, '/v1/stock', 'GET', asked);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['vary']).toMatch(/Accept-Encoding/);
+      expect(zipped.headers['content-length']).toBe(String(zipped.body.length));
+      expect(JSON.parse(gunzipSync(zipped.body).toString('utf8'))).toEqual(
+        JSON.parse(plain.body.toString('utf8')),
+      );
+      const head = await raw(server, '/v1/stock', 'HEAD', asked);
+      expect(head.headers['content-length']).toBe(String(zipped.body.length));
+      const refused = await raw(server, '/v1/stock', 'GET', {
+        ...auth,
+        'accept-encoding': 'gzip;q=0, identity',
+      });
+      expect(refused.headers['content-encoding']).toBeUndefined();
+      const problemZipped = await raw(server, '/v1/stock/1', 'GET', asked);
+      expect(problemZipped.status).toBe(404);
+      expect(JSON.parse(gunzipSync(problemZipped.body).toString('utf8'))).toHaveProperty(
+        'status',
+        404,
+      );
+      expect((await call(server, '/v1/stock')).status).toBe(200);
+    });
+  });
+
+  it('pretty-printed JSON with extra headers', async () => {
+    await withVariant(DIFFERENT_MORE, 'pretty-printed JSON with extra headers', async (server) => {
+      const one = await call(server, '/v1/stock?limit=2');
+      const two = await call(server, '/v1/stock?limit=2');
+      expect(one.text.startsWith('{\n  "data": [\n    {\n      "product_id": ')).toBe(true);
+      expect(one.text).toBe(JSON.stringify(one.json, null, 2));
+      expect(one.headers.get('cache-control')).toBe('no-store');
+      expect(one.headers.get('x-request-id')).toMatch(/\S/);
+      expect(one.headers.get('x-request-id')).not.toBe(two.headers.get('x-request-id'));
+      const missing = await call(server, '/v1/stock', { token: 'none' });
+      expect(missing.status).toBe(401);
+      expect(missing.headers.get('x-request-id')).toMatch(/\S/);
+      expect(missing.text).toContain('\n  "status": 401');
+    });
   });
 });

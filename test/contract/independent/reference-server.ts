@@ -4,10 +4,18 @@
  * and `faults`, as the base of every variant: a variant changes one decision or plugs in one
  * fault, and everything else stays the reference.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { makeCatalogue, type CatalogueName, type Product, type StockStatus } from './catalogue.ts';
-import { acceptsJson, readCredentials } from './http-rules.ts';
+import { acceptsGzip, acceptsJson, readCredentials } from './http-rules.ts';
 import type { Json, JsonObject } from './json.ts';
 import {
   caseInsensitiveSubstring,
@@ -48,30 +56,51 @@ export interface Decisions {
   readonly pastTheEnd: 'empty' | 'not-found';
   /** Prefix of problem `type` URIs; null sends `about:blank` with status phrases as titles. */
   readonly problemTypeBase: string | null;
+  /** The `type` URI of each problem by status, winning over `problemTypeBase`; null: none. */
+  readonly problemTypes: Readonly<Record<number, string>> | null;
   readonly realm: string;
+  /**
+   * Auth-params of the 401 challenge: `plain` sends realm (and error for a token given);
+   * `described` adds scope, and error_description for a token given (RFC 6750 §3).
+   */
+  readonly challenge: 'plain' | 'described';
   /** Whether a 400 names each bad parameter in an `errors` member. */
   readonly parameterErrors: boolean;
   readonly order: Order;
   /** Name of the absolute stock level in stock objects. */
   readonly quantityField: 'quantity' | 'stock';
-  /** JSON type of product ids (`product_id`, and `id` of product records). */
-  readonly productIdType: 'integer' | 'string';
+  /**
+   * JSON type of product ids (`product_id`, and `id` of product records); `string-in-stock`: a
+   * string as `product_id` of stock objects, an integer as `id` of product records.
+   */
+  readonly productIdType: 'integer' | 'string' | 'string-in-stock';
   readonly nameMatch: 'case-insensitive' | 'case-sensitive';
   /** `negotiate` answers 406 to an Accept that excludes JSON; `ignore` always serves JSON. */
   readonly accept: 'negotiate' | 'ignore';
+  /** `gzip` compresses a body when Accept-Encoding admits gzip (with Vary: Accept-Encoding). */
+  readonly contentCoding: 'identity' | 'gzip';
+  /** JSON bodies on one line, or indented by two spaces. */
+  readonly jsonLayout: 'compact' | 'indented';
+  /** Headers beyond the interface's: none, or a fresh X-Request-Id and Cache-Control: no-store. */
+  readonly extraHeaders: 'none' | 'request-id-and-no-store';
 }
 
 export const PRODUCT_DECISIONS: Decisions = {
   unknownParameters: 'reject',
   pastTheEnd: 'empty',
   problemTypeBase: 'urn:problem-type:stockmock:',
+  problemTypes: null,
   realm: 'stockmock',
+  challenge: 'plain',
   parameterErrors: true,
   order: 'id',
   quantityField: 'quantity',
   productIdType: 'integer',
   nameMatch: 'case-insensitive',
   accept: 'negotiate',
+  contentCoding: 'identity',
+  jsonLayout: 'compact',
+  extraHeaders: 'none',
 };
 
 export type Resource = 'stock' | 'products';
@@ -101,6 +130,7 @@ export type ProblemFactory = (status: number, detail: string, extra?: JsonObject
 export interface ReplyContext {
   readonly method: string;
   readonly url: URL;
+  readonly requestHeaders: IncomingHttpHeaders;
   readonly route: Route | undefined;
   readonly level: Level | undefined;
   /** The page of a successful list reply. */
@@ -145,6 +175,11 @@ export interface Faults {
   readonly parsePage?: (raw: string) => Parsed<number>;
   readonly parseStatus?: (raw: string) => Parsed<StockStatus | undefined>;
   readonly parsePathId?: (segment: string) => number | undefined;
+  /**
+   * Reads the query (`url.search`, `?` included) into parameters; the reference reads it as the
+   * WHATWG URL parser does, a `+` being a space.
+   */
+  readonly readQuery?: (search: string) => URLSearchParams;
   readonly defaultLimit?: number;
   /** The page size actually used for a valid limit; links still echo the request's limit. */
   readonly effectiveLimit?: (limit: number) => number;
@@ -209,8 +244,9 @@ function problemFactory(decisions: Decisions): ProblemFactory {
     };
     // With about:blank, RFC 9457 §4.2.1 wants the status phrase as the title.
     const base = decisions.problemTypeBase;
-    const type = base === null ? 'about:blank' : `${base}${kind.slug}`;
-    const title = base === null ? phrase : kind.title;
+    const own = decisions.problemTypes?.[status];
+    const type = own ?? (base === null ? 'about:blank' : `${base}${kind.slug}`);
+    const title = own === undefined && base === null ? phrase : kind.title;
     return {
       status,
       headers: { 'content-type': PROBLEM_TYPE },
@@ -302,10 +338,22 @@ class StockService {
     } catch (error) {
       reply = this.problem(500, `Unexpected error: ${String(error)}`);
     }
+    if (this.decisions.extraHeaders === 'request-id-and-no-store') {
+      reply = withHeaders(reply, { 'x-request-id': randomUUID(), 'cache-control': 'no-store' });
+    }
     const rewrite = this.faults.rewrite;
     if (rewrite === undefined) return reply;
     try {
-      return rewrite(reply, { method, url, route, level, page, problem: this.problem });
+      const requestHeaders = request.headers;
+      return rewrite(reply, {
+        method,
+        url,
+        requestHeaders,
+        route,
+        level,
+        page,
+        problem: this.problem,
+      });
     } catch (error) {
       return this.problem(500, `Unexpected error: ${String(error)}`);
     }
@@ -350,7 +398,12 @@ class StockService {
 
   private unauthorized(tokenGiven: boolean): Reply {
     const realm = `Bearer realm="${this.decisions.realm}"`;
-    const challenge = tokenGiven ? `${realm}, error="invalid_token"` : realm;
+    let challenge = tokenGiven ? `${realm}, error="invalid_token"` : realm;
+    if (this.decisions.challenge === 'described') {
+      // RFC 6750 §3.1: no error information when no token was given; scope is not one.
+      const described = tokenGiven ? ', error_description="The access token is not known"' : '';
+      challenge = `${challenge}${described}, scope="stock"`;
+    }
     const detail = tokenGiven
       ? 'The bearer token is not known.'
       : 'Send a token: Authorization: Bearer <token>.';
@@ -376,7 +429,8 @@ class StockService {
   ): { reply: Reply; page?: PageInfo } {
     const allowed = route.idSegment === undefined ? LIST_PARAMETERS[route.resource] : [];
     const errors: ParameterError[] = [];
-    const values = this.readParameters(url.searchParams, allowed, errors);
+    const search = this.faults.readQuery?.(url.search) ?? url.searchParams;
+    const values = this.readParameters(search, allowed, errors);
     let id: number | undefined;
     if (route.idSegment !== undefined) {
       id = (this.faults.parsePathId ?? parsePathId)(decodeSegment(route.idSegment));
@@ -495,16 +549,18 @@ class StockService {
     return { reply: this.ok({ data, links: { ...links } }), page: info };
   }
 
-  private productId(product: Product): Json {
-    return this.decisions.productIdType === 'string' ? String(product.id) : product.id;
+  private productId(product: Product, place: 'stock' | 'record'): Json {
+    const type = this.decisions.productIdType;
+    const string = type === 'string' || (type === 'string-in-stock' && place === 'stock');
+    return string ? String(product.id) : product.id;
   }
 
   private stockView(product: Product, view: ViewContext): JsonObject {
     const standard: JsonObject =
       view.level === 'status'
-        ? { product_id: this.productId(product), status: product.status }
+        ? { product_id: this.productId(product, 'stock'), status: product.status }
         : {
-            product_id: this.productId(product),
+            product_id: this.productId(product, 'stock'),
             [this.decisions.quantityField]: product.quantity,
             status: product.status,
           };
@@ -513,7 +569,7 @@ class StockService {
 
   private productView(product: Product, place: ViewContext['place']): JsonObject {
     const standard: JsonObject = {
-      id: this.productId(product),
+      id: this.productId(product, 'record'),
       name: product.name,
       ...product.extra,
     };
@@ -529,11 +585,44 @@ class StockService {
   }
 }
 
+function serialize(body: Json, layout: Decisions['jsonLayout']): string {
+  return layout === 'indented' ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+}
+
+/**
+ * The bytes of a body as sent: gzip-compressed when the decision says so and the request's
+ * Accept-Encoding admits gzip, Vary naming Accept-Encoding either way (RFC 9110 §12.5.5).
+ */
+function encode(
+  request: IncomingMessage,
+  bytes: Buffer,
+  headers: Record<string, string>,
+  coding: Decisions['contentCoding'],
+): Buffer {
+  if (coding === 'identity') return bytes;
+  const vary = headers['vary'];
+  headers['vary'] = vary === undefined ? 'Accept-Encoding' : `${vary}, Accept-Encoding`;
+  if (!acceptsGzip(request.headers['accept-encoding'])) return bytes;
+  headers['content-encoding'] = 'gzip';
+  return gzipSync(bytes);
+}
+
 /** Writes a reply; HEAD gets the same status and headers as GET, without the body. */
-function send(request: IncomingMessage, response: ServerResponse, reply: Reply, faults: Faults) {
-  const payload = reply.raw ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
-  const bytes = payload === undefined ? undefined : Buffer.from(payload, 'utf8');
+function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  reply: Reply,
+  faults: Faults,
+  decisions: Decisions,
+) {
+  const body = reply.body;
+  const payload =
+    reply.raw ?? (body === undefined ? undefined : serialize(body, decisions.jsonLayout));
   const headers: Record<string, string> = { ...reply.headers };
+  const bytes =
+    payload === undefined
+      ? undefined
+      : encode(request, Buffer.from(payload, 'utf8'), headers, decisions.contentCoding);
   if (bytes !== undefined) headers['content-length'] = String(bytes.length);
   if (request.method === 'HEAD' && faults.headWithBody === true && bytes !== undefined) {
     // node:http never writes a body for HEAD: write the response by hand, then close.
@@ -552,8 +641,9 @@ function send(request: IncomingMessage, response: ServerResponse, reply: Reply, 
 export async function startReferenceServer(options: ReferenceOptions = {}): Promise<RunningServer> {
   const service = new StockService(options);
   const faults = options.faults ?? {};
+  const decisions: Decisions = { ...PRODUCT_DECISIONS, ...options.decisions };
   const server = createServer((request, response) => {
-    send(request, response, service.answer(request), faults);
+    send(request, response, service.answer(request), faults, decisions);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
