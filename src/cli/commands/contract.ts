@@ -20,7 +20,7 @@ export const contractCommand: Command = {
     '                   [--suggest-config [FILE]] [--pin-problem-types]\n' +
     '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
     '    differences from the stand-in; --level stand-in fails those too\n' +
-    '  --pin-problem-types fails problem `type` URIs that differ from the stand-in\'s at the\n' +
+    "  --pin-problem-types fails problem `type` URIs that differ from the stand-in's at the\n" +
     '    stand-in level; without it they are reported only (the interface leaves them free)\n' +
     '  --spec takes a file or a URL (e.g. BASE_URL/openapi.json to judge the variant being served)\n' +
     '  --suggest-config prints, after the report, the compatibility: block that makes stockmock\n' +
