@@ -9,6 +9,7 @@ import { readSourceText, type ReadOptions } from '../source/read-source-text.ts'
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import { buildCollection, type RecordInput } from './build-collection.ts';
 import type { CollectionData } from './collection.ts';
+import { deriveValue } from './derive.ts';
 
 /**
  * The two layouts read without a YAML parser: the generator's JSON lines, and block mappings.
@@ -82,4 +83,49 @@ export function parseFixture(
   return collections.map((collection) =>
     buildCollection(collection, file, fixture[collection.name] ?? []),
   );
+}
+
+/** At most this many disagreements of one file are told, then how many more. */
+const MAX_WARNINGS = 20;
+
+/**
+ * Records whose own value of a derived field disagrees with what the derivation gives (a
+ * status `out_of_stock` with a quantity of 5): served as written, since an explicit value wins,
+ * and told, with file and line, since it may be a slip. A value the rule never gives
+ * (`incoming`) is no disagreement. For `stockmock validate`; the text is valid by then.
+ */
+export function derivationWarnings(
+  file: string,
+  text: string,
+  collections: readonly CollectionDeclaration[],
+): SourceIssue[] {
+  const source = readYamlSource(file, text, readFixtureLayout);
+  const fixture = source.value as Readonly<Record<string, readonly RecordInput[]>>;
+  const warnings: SourceIssue[] = [];
+  let more = 0;
+  for (const { name, derived } of collections) {
+    for (const [index, record] of (fixture[name] ?? []).entries()) {
+      for (const derivation of derived) {
+        const given = record[derivation.field];
+        const rule = [derivation.positive, derivation.zero, derivation.unknown];
+        if (typeof given !== 'string' || !rule.includes(given)) continue;
+        const derivedValue = deriveValue(derivation, record[derivation.from]);
+        if (given === derivedValue) continue;
+        if (warnings.length >= MAX_WARNINGS) {
+          more += 1;
+          continue;
+        }
+        warnings.push({
+          file,
+          at: source.locate([name, index, derivation.field]),
+          field: `${name}[${String(index)}].${derivation.field}`,
+          message: `is ${given}, where ${derivation.from} gives ${derivedValue}: served as written (an explicit value wins)`,
+        });
+      }
+    }
+  }
+  if (more > 0) {
+    warnings.push({ file, field: '', message: `and ${String(more)} more disagreements like these` });
+  }
+  return warnings;
 }

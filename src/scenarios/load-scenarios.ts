@@ -19,7 +19,7 @@ import {
   type CollectionData,
 } from '../dataset/collection.ts';
 import { createDataset, type Dataset } from '../dataset/dataset.ts';
-import { loadFixture } from '../dataset/load-fixture.ts';
+import { derivationWarnings, loadFixture } from '../dataset/load-fixture.ts';
 import {
   extrasBuffersOf,
   extrasJsonOf,
@@ -34,7 +34,7 @@ import {
 } from '../query/engine.ts';
 import { labelOrderOf } from '../query/list-rules.ts';
 import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
-import type { ReadOptions } from '../source/read-source-text.ts';
+import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
@@ -145,6 +145,18 @@ export async function loadScenario(
 ): Promise<Collection[]> {
   const loaded = await loadScenarioData(source, plan, options);
   return loaded.map((one) => collectionOf(one, plan));
+}
+
+/**
+ * What a scenario's file holds that is served but may be a slip: records whose own value of a
+ * derived field disagrees with the derivation. None for generated data.
+ */
+export async function scenarioWarnings(
+  source: ScenarioSource,
+  plan: LoadPlan,
+): Promise<SourceIssue[]> {
+  if (typeof source !== 'string') return [];
+  return derivationWarnings(source, await readSourceText(source), plan.collections);
 }
 
 /** Loads one scenario as served, in this thread: for benchmarks and tools that serve nothing. */

@@ -28,6 +28,22 @@ describe('stockmock validate', () => {
   });
 });
 
+describe('stockmock validate on statuses that disagree with the quantity', () => {
+  it('accepts them (an explicit status wins) and warns of each with file, line and field', async () => {
+    const io = memoryIo(root);
+    expect(await runMain(['validate', '--fixtures', fixture('reserved-stock.yaml')], io)).toBe(0);
+    const warnings = io.err.split('\n').filter((line) => line.startsWith('warn '));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /reserved-stock\.yaml:2:\d+ products\[0\]\.status: is out_of_stock, where quantity gives available: served as written/,
+      ),
+      expect.stringMatching(
+        /reserved-stock\.yaml:5:\d+ products\[3\]\.status: is available, where quantity gives on_request/,
+      ),
+    ]);
+  });
+});
+
 describe('usage errors exit 2', () => {
   it.each([[['frobnicate']], [['serve', '--no-such-flag']], [['serve', '--port', 'x']], [[]]])(
     '%j',

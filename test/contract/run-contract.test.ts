@@ -117,6 +117,7 @@ describe('against a correct stockmock', () => {
       'access.quantity-not-negative',
       'access.quantity-shows-quantity',
       'access.status-matches-quantity',
+      'access.status-rule',
     ]);
     expect(JSON.stringify(skipped)).toContain('--token quantity=TOKEN');
   });

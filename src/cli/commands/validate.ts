@@ -4,6 +4,7 @@ import { formatSourceIssue } from '../../problems/source-error.ts';
 import {
   loadPlanOf,
   loadScenario,
+  scenarioWarnings,
   type LoadPlan,
   type ScenarioSource,
 } from '../../scenarios/load-scenarios.ts';
@@ -50,6 +51,9 @@ export const validateCommand: Command = {
         async () => {
           if (plan === undefined) throw new Error('not checked: the spec is invalid');
           const collections = await loadScenario(source, plan);
+          for (const warning of await scenarioWarnings(source, plan)) {
+            io.error(`warn ${formatSourceIssue(warning)}\n`);
+          }
           return collections
             .map((collection) => `${String(collection.size)} ${collection.name}`)
             .join(', ');

@@ -196,25 +196,81 @@ function contradiction(quantity: unknown, status: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A status that disagrees with the quantity is data, not a fault (PRODUCT.md: an explicit status
+ * wins; a real service has reserved or blocked stock): each is reported. What fails is a rule:
+ * see statusRule.
+ */
 const statusMatchesQuantity: Check = {
   id: 'access.status-matches-quantity',
-  title: 'The status never contradicts the quantity a quantity token sees',
+  title:
+    'Statuses that contradict the quantity a quantity token sees are reported (an explicit status is data, not a fault)',
   level: 'interface',
-  source: 'interface: Status values',
+  source: 'interface: Status values; PRODUCT.md: an explicit status wins',
   needs: ['quantity'],
   async run(context) {
-    const failures: Failure[] = [];
-    for (const item of context.learned.stock.get('quantity') ?? []) {
+    const items = context.learned.stock.get('quantity') ?? [];
+    const disagreeing = items.flatMap((item) => {
       const problem = contradiction(item[context.reading.stockField], item['status']);
-      if (problem !== undefined) {
-        failures.push({
-          message: `Product ${String(idOf(STOCK, item))}: ${problem}`,
-          request: `${LIST_REQUEST} (quantity token)`,
-          actual: JSON.stringify(item),
-        });
-        if (failures.length >= 5) break;
-      }
+      return problem === undefined ? [] : [`product ${String(idOf(STOCK, item))}: ${problem}`];
+    });
+    return found(
+      [],
+      disagreeing.length === 0
+        ? 'every status agrees with its quantity'
+        : `${String(disagreeing.length)} of ${String(items.length)} statuses disagree with their quantity (reported): ${disagreeing.slice(0, 3).join('; ')}`,
+    );
+  },
+};
+
+/** The classes of quantity a derivation rule treats alike: unknown, none, and each decade. */
+function quantityClass(quantity: unknown): string | undefined {
+  if (quantity === null) return 'unknown quantities';
+  if (typeof quantity !== 'number') return undefined;
+  if (quantity <= 0) return 'quantities of 0 or less';
+  const decade = 10 ** Math.floor(Math.log10(quantity));
+  return `quantities of ${String(decade)}–${String(decade * 10 - 1)}`;
+}
+
+/** A class is judged from this many items on: fewer tell a few records from a rule. */
+const SMALLEST_CLASS = 3;
+
+/**
+ * The statuses follow the stand-in's rule (PRODUCT.md: a positive quantity is available, zero
+ * out_of_stock, unknown on_request, unless a record says otherwise): most items of a class of
+ * quantity contradicting it is a rule of the target's own, not data. Written in the README.
+ */
+const statusRule: Check = {
+  id: 'access.status-rule',
+  title:
+    'No class of quantity (unknown, 0, 1–9, 10–99, …) has most of its statuses contradicting it: the status follows the quantity as a rule',
+  level: 'stand-in',
+  source: 'PRODUCT.md: status when a fixture gives none',
+  needs: ['quantity'],
+  async run(context) {
+    const classes = new Map<string, { items: number; contradicting: Item[] }>();
+    for (const item of context.learned.stock.get('quantity') ?? []) {
+      const quantity = item[context.reading.stockField];
+      const name = quantityClass(quantity);
+      if (name === undefined) continue;
+      const entry = classes.get(name) ?? { items: 0, contradicting: [] };
+      entry.items += 1;
+      if (contradiction(quantity, item['status']) !== undefined) entry.contradicting.push(item);
+      classes.set(name, entry);
     }
+    const failures: Failure[] = [...classes]
+      .filter(
+        ([, entry]) =>
+          entry.items >= SMALLEST_CLASS && entry.contradicting.length * 2 > entry.items,
+      )
+      .map(([name, entry]) => ({
+        message: `For ${name}, ${String(entry.contradicting.length)} of ${String(entry.items)} statuses contradict the quantity: a rule, not a few records`,
+        request: `${LIST_REQUEST} (quantity token)`,
+        actual: entry.contradicting
+          .slice(0, 3)
+          .map((item) => JSON.stringify(item))
+          .join(' '),
+      }));
     return found(failures);
   },
 };
@@ -288,5 +344,6 @@ export const accessLevelChecks: readonly Check[] = [
   quantityShowsQuantity,
   levelsAgree,
   statusMatchesQuantity,
+  statusRule,
   quantityNotNegative,
 ];

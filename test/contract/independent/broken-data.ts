@@ -476,17 +476,20 @@ function changedStock(change: (product: Product) => Partial<Product>): { catalog
 }
 
 const STOCK: readonly VariantSpec[] = [
+  // A status that disagrees with its quantity is data (PRODUCT.md: an explicit status wins);
+  // a whole class of quantities given another status is a rule of the service's own.
   broken(
-    'interface',
+    'stand-in',
     'quantity 0 reported available',
-    'Interface "Status values": available means it can be ordered; with a quantity of 0 it ' +
-      'is out_of_stock (not in stock)',
+    'PRODUCT.md "status when a fixture gives none" (interface "Status values": available means ' +
+      'it can be ordered): every quantity of 0 is reported available, a rule, not a few records',
     changedStock((p) => (p.status === 'out_of_stock' ? { status: 'available' } : {})),
   ),
   broken(
-    'interface',
+    'stand-in',
     'low positive quantities reported out_of_stock',
-    'Interface "Status values": out_of_stock means not in stock; a positive quantity is in stock',
+    'PRODUCT.md "status when a fixture gives none" (interface "Status values": out_of_stock ' +
+      'means not in stock): every available quantity up to 10 is reported out_of_stock, a rule',
     changedStock((p) =>
       p.status === 'available' && p.quantity !== null && p.quantity <= 10
         ? { status: 'out_of_stock' }
@@ -494,9 +497,10 @@ const STOCK: readonly VariantSpec[] = [
     ),
   ),
   broken(
-    'interface',
+    'stand-in',
     'large quantities reported on_request',
-    'Interface "Status values": on_request means the stock is unknown; a known quantity is not',
+    'PRODUCT.md "status when a fixture gives none" (interface "Status values": on_request means ' +
+      'the stock is unknown): every quantity from 10 000 is reported on_request, a rule',
     changedStock((p) =>
       p.quantity !== null && p.quantity >= 10_000 ? { status: 'on_request' } : {},
     ),

@@ -57,21 +57,12 @@ function toServer(spec: VariantSpec): IndependentServer {
   };
 }
 
-/**
- * Waiting for the checker to report, not fail, a few explicit statuses that disagree with their
- * quantity (issue 24, item 3): until then it is judged a broken status rule, as data alone
- * cannot tell it from one.
- */
-const AWAITING_DATA_RULE = new Set([
-  'reserved stock: a few explicit statuses disagree with the quantity',
-]);
-
 export const INDEPENDENT_SERVERS: readonly IndependentServer[] = [
   ...BROKEN_HTTP,
   ...BROKEN_DATA,
   ...BROKEN_EDGES,
   ...DIFFERENT,
-  ...DIFFERENT_MORE.filter((spec) => !AWAITING_DATA_RULE.has(spec.name)),
+  ...DIFFERENT_MORE,
 ].map(toServer);
 
 /** The correct reference, deciding everything as PRODUCT.md does. */
