@@ -125,7 +125,11 @@ export function derivationWarnings(
     }
   }
   if (more > 0) {
-    warnings.push({ file, field: '', message: `and ${String(more)} more disagreements like these` });
+    warnings.push({
+      file,
+      field: '',
+      message: `and ${String(more)} more disagreements like these`,
+    });
   }
   return warnings;
 }
