@@ -35,8 +35,12 @@ export const CompatibilitySchema = Type.Object(
     unknownQueryParameters: oneOf(['reject', 'ignore'] as const),
     /** A page past the last: 200 with empty `data`, or a 404 problem. */
     pastTheEnd: oneOf(['empty', 'not-found'] as const),
-    /** The order of list items: by product id, or by name (code units; ties by id). */
-    order: oneOf(['id', 'name'] as const),
+    /**
+     * The order of list items: by product id; by name (code units; ties by id); or by the name
+     * lower-cased (JavaScript's toLowerCase, then code units; ties by id), as a database that
+     * sorts on lower(name) lists them.
+     */
+    order: oneOf(['id', 'name', 'name-lowercase'] as const),
     /** The `name` filter's case rule; every character stays literal either way. */
     nameMatch: oneOf(['case-insensitive', 'case-sensitive'] as const),
     /** An `Accept` that excludes JSON: a 406 problem, or JSON all the same. */

@@ -16,7 +16,7 @@ export interface StandInSettings {
   readonly productIdType: 'integer' | 'string';
   readonly unknownQueryParameters: 'reject' | 'ignore';
   readonly pastTheEnd: 'empty' | 'not-found';
-  readonly order: 'id' | 'name';
+  readonly order: 'id' | 'name' | 'name-lowercase';
   readonly nameMatch: 'case-insensitive' | 'case-sensitive';
   readonly accept: 'negotiate' | 'ignore';
   readonly parameterErrors: 'listed' | 'omitted';
@@ -45,7 +45,7 @@ const CHOICES: { readonly [K in keyof StandInSettings]?: readonly string[] } = {
   productIdType: ['integer', 'string'],
   unknownQueryParameters: ['reject', 'ignore'],
   pastTheEnd: ['empty', 'not-found'],
-  order: ['id', 'name'],
+  order: ['id', 'name', 'name-lowercase'],
   nameMatch: ['case-insensitive', 'case-sensitive'],
   accept: ['negotiate', 'ignore'],
   parameterErrors: ['listed', 'omitted'],

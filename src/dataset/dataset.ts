@@ -132,7 +132,7 @@ export function dataOperations(
       continue;
     }
     const caseSensitive = rules.nameMatch === 'case-sensitive';
-    const byLabel = rules.order === 'name' && collection.label !== undefined;
+    const byLabel = rules.order !== 'id' && collection.label !== undefined;
     operations.set(operationId, {
       kind: 'list',
       declaration,

@@ -32,7 +32,7 @@ import {
   type EngineData,
   type IndexPlan,
 } from '../query/engine.ts';
-import { labelOrderOf } from '../query/list-rules.ts';
+import { labelOrderOf, type LabelCollation } from '../query/list-rules.ts';
 import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
 import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
@@ -46,7 +46,8 @@ export type ScenarioSource = Config['scenarios'][string];
 export interface LoadPlan {
   readonly collections: readonly CollectionDeclaration[];
   readonly indexes: Readonly<Record<string, IndexPlan>>;
-  readonly byLabel: boolean;
+  /** How lists are ordered by label, where they are (the `order` setting); absent: by key. */
+  readonly labelCollation?: LabelCollation;
 }
 
 /** The plan of every load the declarations and settings need. */
@@ -78,7 +79,9 @@ export function loadPlanOf(
         { exact: [...plan.exact], contains: [...plan.contains] },
       ]),
     ),
-    byLabel: compatibility.order === 'name',
+    ...(compatibility.order === 'id'
+      ? {}
+      : { labelCollation: compatibility.order === 'name' ? 'code-units' : 'lowercase' }),
   };
 }
 
@@ -199,7 +202,9 @@ export async function loadIndexedScenario(
     const label =
       declaration?.label === undefined ? undefined : one.data.columns[declaration.label];
     const labelOrder =
-      plan.byLabel && label !== undefined ? labelOrderOf(label, one.data.keys.length) : undefined;
+      plan.labelCollation !== undefined && label !== undefined
+        ? labelOrderOf(label, one.data.keys.length, plan.labelCollation)
+        : undefined;
     buffers.push(
       ...collectionBuffers(one.data),
       ...engineDataBuffers(indexes),

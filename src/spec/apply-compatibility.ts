@@ -67,8 +67,11 @@ function rewriteOpenPoints(document: OpenAPIV3_1.Document, settings: Compatibili
   const lists = operationsOf(document).filter(
     ([path, operation]) => !path.includes('{') && operation.parameters?.length !== undefined,
   );
-  if (settings.order === 'name') {
-    const byName = 'by name (code units), ties by product id';
+  if (settings.order !== 'id') {
+    const byName =
+      settings.order === 'name'
+        ? 'by name (code units), ties by product id'
+        : 'by name lower-cased (code units), ties by product id';
     restate(document.info, 'ordered by product id, ascending', `ordered ${byName}`);
     for (const [, operation] of lists) {
       restate(operation, 'ordered by product id, ascending', `ordered ${byName}`);

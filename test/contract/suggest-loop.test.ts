@@ -50,7 +50,6 @@ function failedIds(report: Report): string[] {
  * settings exist.
  */
 const AWAITING_SETTINGS = new Set([
-  'order by lower-cased name',
   'one problem type URI per problem, no common base',
   'string product_id in stock objects, integer record ids',
 ]);

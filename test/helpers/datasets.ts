@@ -16,6 +16,7 @@ import {
 } from '../../src/resources/declarations.ts';
 import { loadPlanOf } from '../../src/scenarios/load-scenarios.ts';
 import { readSourceText } from '../../src/source/read-source-text.ts';
+import type { Compatibility } from '../../src/compatibility/compatibility.ts';
 import { shippedSpecOnce } from './shipped-spec.ts';
 
 /** The interface's four statuses, written out here rather than read from the code under test. */
@@ -36,8 +37,14 @@ export interface ProductRecord {
 }
 
 /** The dataset of collections' columns, indexed as the loading worker indexes them. */
-function datasetOfData(data: readonly CollectionData[], byLabel: boolean): Dataset {
-  const plan = loadPlanOf(SHIPPED, { order: byLabel ? 'name' : 'id' });
+/** How a test's lists are ordered: the `order` setting (by id unless given). */
+export interface OrderOption {
+  readonly order?: Compatibility['order'];
+}
+
+function datasetOfData(data: readonly CollectionData[], order: OrderOption): Dataset {
+  const plan = loadPlanOf(SHIPPED, { order: order.order ?? 'id' });
+  const collation = plan.labelCollation;
   return createDataset(
     data.map((one) => {
       const declaration = SHIPPED.collections.get(one.name) as CollectionDeclaration;
@@ -48,8 +55,8 @@ function datasetOfData(data: readonly CollectionData[], byLabel: boolean): Datas
           one.columns,
           plan.indexes[one.name] ?? { exact: [], contains: [] },
         ),
-        ...(byLabel && label !== undefined
-          ? { labelOrder: labelOrderOf(label, one.keys.length) }
+        ...(collation !== undefined && label !== undefined
+          ? { labelOrder: labelOrderOf(label, one.keys.length, collation) }
           : {}),
       };
     }),
@@ -60,25 +67,18 @@ function datasetOfData(data: readonly CollectionData[], byLabel: boolean): Datas
 export function datasetOf(
   source: string,
   products: readonly object[],
-  options: { byLabel?: boolean } = {},
+  options: OrderOption = {},
 ): Dataset {
   const records = products as readonly RecordInput[];
-  return datasetOfData([buildCollection(PRODUCTS, source, records)], options.byLabel === true);
+  return datasetOfData([buildCollection(PRODUCTS, source, records)], options);
 }
 
 /** A fixture's text, validated as a file would be. */
-export function parseDataset(
-  file: string,
-  text: string,
-  options: { byLabel?: boolean } = {},
-): Dataset {
-  return datasetOfData(parseFixture(file, text, [PRODUCTS]), options.byLabel === true);
+export function parseDataset(file: string, text: string, options: OrderOption = {}): Dataset {
+  return datasetOfData(parseFixture(file, text, [PRODUCTS]), options);
 }
 
-export async function loadDataset(
-  file: string,
-  options: { byLabel?: boolean } = {},
-): Promise<Dataset> {
+export async function loadDataset(file: string, options: OrderOption = {}): Promise<Dataset> {
   return parseDataset(file, await readSourceText(file), options);
 }
 

@@ -27,11 +27,11 @@ export interface TestAppOptions {
 export async function buildTestApp(
   options: TestAppOptions = {},
 ): Promise<{ app: FastifyInstance; catalogs: ScenarioStore }> {
-  const byLabel = options.config?.compatibility?.order === 'name';
+  const order = { order: options.config?.compatibility?.order ?? 'id' };
   const dataset =
     options.fixture === undefined
-      ? await loadDataset(DEFAULTS.fixtures, { byLabel })
-      : parseDataset('test.yaml', options.fixture, { byLabel });
+      ? await loadDataset(DEFAULTS.fixtures, order)
+      : parseDataset('test.yaml', options.fixture, order);
   const catalogs = createScenarioStore(dataset);
   const app = await buildApp({
     config: {

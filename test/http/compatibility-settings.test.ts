@@ -91,6 +91,33 @@ describe('compatibility settings', () => {
     ]);
   });
 
+  it('order: name-lowercase lists by the name lower-cased, ties by id, in the worker too', async () => {
+    const { get } = await served({ order: 'name-lowercase' });
+    // beech bench, oak desk, oak stool, oak table, walnut shelf (code units: `Oak table` first).
+    const listed = [...ids((await get('/v1/stock?limit=3')).body)];
+    listed.push(...ids((await get('/v1/stock?limit=3&page=2')).body));
+    expect(listed).toEqual([4, 5, 3, 2, 1]);
+    const mock = await startStockmock({
+      compatibility: { order: 'name-lowercase' },
+      products: [
+        { id: 1, name: 'b' },
+        { id: 2, name: 'a' },
+        { id: 3, name: 'B' },
+        { id: 4, name: 'A' },
+      ],
+    });
+    try {
+      const response = await fetch(`${mock.url}/v1/products`, {
+        headers: { authorization: 'Bearer status-demo-token' },
+      });
+      const { data } = (await response.json()) as { data: { id: number }[] };
+      // `a` and `A` tie once lower-cased: by id; then `b` and `B`.
+      expect(data.map((record) => record.id)).toEqual([2, 4, 1, 3]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('order: name also when the loading worker makes the order (a served stockmock)', async () => {
     const mock = await startStockmock({
       compatibility: { order: 'name' },

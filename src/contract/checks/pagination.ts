@@ -166,8 +166,16 @@ function walksAll(collection: Collection): Check {
   };
 }
 
+/** The orders a walk may show, each as the words a report uses. */
+const ORDERS = {
+  id: 'id, ascending',
+  name: 'name (code units), ties by id',
+  'name-lowercase': 'name lower-cased (code units), ties by id',
+} as const;
+
 /**
- * The order a walk shows: by id, ascending; by name in code units, ties by id; or neither.
+ * The order a walk shows: by id, ascending; by name in code units, or by the name lower-cased,
+ * ties by id; or none of these.
  * (The id stays `order-by-id`, as PRODUCT.md's decision is named; the check follows the
  * stand-in's `order` setting.)
  */
@@ -182,24 +190,29 @@ function order(collection: Collection): Check {
       const ids = idsOf(collection, learnedItems(context, collection));
       const names = ids.map((id) => context.learned.names.get(id ?? -1));
       const byId = ids.every((id, index) => index === 0 || (id ?? 0) > (ids[index - 1] ?? 0));
-      const byName =
+      const byNameAs = (text: (name: string) => string): boolean =>
         names.every((name) => name !== undefined) &&
         ids.every((id, index) => {
           if (index === 0) return true;
-          const [before, now] = [names[index - 1] ?? '', names[index] ?? ''];
+          const [before, now] = [text(names[index - 1] ?? ''), text(names[index] ?? '')];
           return before < now || (before === now && (id ?? 0) > (ids[index - 1] ?? 0));
         });
+      const fits = (Object.keys(ORDERS) as (keyof typeof ORDERS)[]).filter((order) =>
+        order === 'id'
+          ? byId
+          : byNameAs(order === 'name' ? (name) => name : (name) => name.toLowerCase()),
+      );
       const want = context.standIn.settings.order;
-      // A list in both orders at once (names that sort as their ids do) fits either setting.
-      const decided = byId && byName ? want : byId ? 'id' : byName ? 'name' : undefined;
+      // A list in several orders at once (names that sort as their ids do) fits each of them.
+      const decided = fits.includes(want) ? want : fits[0];
       const seen =
         decided === undefined
           ? 'items are ordered neither by id nor by name'
-          : `items are ordered by ${decided === 'id' ? 'id, ascending' : 'name (code units), ties by id'}`;
+          : `items are ordered by ${ORDERS[decided]}`;
       return judgedSetting(context, 'order', decided ?? { uncovered: seen }, seen, () => ({
-        message: `${seen}; the stand-in lists ${want === 'id' ? 'by product id, ascending' : 'by name, ties by id'}`,
+        message: `${seen}; the stand-in lists by ${ORDERS[want]}`,
         request: `GET ${collection.path}?limit=100 and its next links`,
-        expected: want === 'id' ? 'ascending ids' : 'names in code-unit order',
+        expected: `items by ${ORDERS[want]}`,
         actual: `ids ${someIds(ids, 10)}`,
       }));
     },
