@@ -153,7 +153,8 @@ export function readDeclarations(spec: LoadedSpec): Declarations {
       ...(item?.parameters ?? []),
       ...(operation.parameters ?? []),
     ] as OpenAPIV3_1.ParameterObject[];
-    const context: OperationContext = { pathName, parameters, collections, report, at };
+    const open = (operation.security ?? document.security ?? []).length === 0;
+    const context: OperationContext = { pathName, parameters, collections, report, at, open };
     let declaration: OperationDeclaration | undefined;
     if (input === undefined) {
       report(
@@ -189,6 +190,8 @@ interface OperationContext {
   readonly collections: ReadonlyMap<string, CollectionDeclaration>;
   readonly report: Report;
   readonly at: Path;
+  /** Whether the operation needs no token (`security: []`): then no level is known. */
+  readonly open: boolean;
 }
 
 function readCollection(
@@ -385,6 +388,13 @@ function readViews(
   if (input.view !== undefined) {
     const view = check(input.view, [...at, 'view']);
     return view === undefined ? undefined : { kind: 'every', view };
+  }
+  if (context.open) {
+    report(
+      [...at, 'views'],
+      'an operation open to all (security: []) knows no access level: declare one `view`',
+    );
+    return undefined;
   }
   const views = new Map<string, ViewDeclaration>();
   for (const [level, view] of Object.entries(input.views ?? {})) {

@@ -140,6 +140,13 @@ describe('a declaration that cannot be served is refused with file, line and fie
       /state is not a field of products/,
     ],
     [
+      'views by level on an operation open to all',
+      '      operationId: getStock\n',
+      '      operationId: getStock\n      security: []\n',
+      'paths./v1/stock/{id}.get.x-stockmock.views',
+      /open to all \(security: \[\]\) knows no access level/,
+    ],
+    [
       'a collection that is not declared',
       '        collection: products\n        item: id\n        views:',
       '        collection: product\n        item: id\n        views:',
