@@ -23,7 +23,7 @@ import { operationHandler, type OperationHandler } from '../http/operation-handl
 import { dataOperations } from '../dataset/dataset.ts';
 import { readDeclarations, type Declarations } from '../resources/declarations.ts';
 import { reshapeViews } from '../resources/reshape-views.ts';
-import { unviewedLevelIssues } from '../resources/levels.ts';
+import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { formatField } from '../source/describe-ajv-error.ts';
 import accept from '../http/plugins/accept.ts';
@@ -142,12 +142,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     resources: routes.map((route) => ({ path: route.path, methods: RESOURCE_METHODS })),
   });
 
-  refuseOnIssues(
-    unviewedLevelIssues(declarations, config.tokens, (path) => ({
-      file: 'config',
-      field: formatField(path),
-    })),
-  );
+  const inConfig = (path: readonly (string | number)[]) => ({
+    file: 'config',
+    field: formatField(path),
+  });
+  refuseOnIssues([
+    ...unviewedLevelIssues(declarations, config.tokens, inConfig),
+    ...orderIssues(declarations, config.compatibility.order, inConfig),
+  ]);
   const data = dataOperations(declarations, config.compatibility);
   const handlers = new Map(
     routes.map((route) => {

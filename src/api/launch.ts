@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { RequestJournal } from '../admin/request-journal.ts';
 import type { Config } from '../config/config-schema.ts';
 import { loadConfig, whereConfigSets, type ConfigRequest } from '../config/load-config.ts';
-import { unviewedLevelIssues } from '../resources/levels.ts';
+import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { buildApp } from './build-app.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
@@ -38,9 +38,14 @@ export async function launch(options: {
   const spec = await loadSpec(config.spec);
   const declarations = readDeclarations(spec);
   // Checked here, where the config's own place of each token is known.
-  refuseOnIssues(
-    unviewedLevelIssues(declarations, config.tokens, await whereConfigSets(request, 'tokens')),
-  );
+  refuseOnIssues([
+    ...unviewedLevelIssues(declarations, config.tokens, await whereConfigSets(request, 'tokens')),
+    ...orderIssues(
+      declarations,
+      config.compatibility.order,
+      await whereConfigSets(request, 'compatibility'),
+    ),
+  ]);
   const plan = loadPlanOf(declarations, config.compatibility);
   const scenarios = await loadScenarios(config, plan);
   const catalogs = createScenarioStore(scenarios, config.scenario ?? DEFAULT_SCENARIO);

@@ -256,3 +256,28 @@ describe('a token level that no view declares', () => {
     ]);
   });
 });
+
+describe('an order by name where a listed collection declares no label', () => {
+  it('is refused at start, at the setting, naming the collection', async () => {
+    const text = (await readFile(SHIPPED_SPEC, 'utf8')).replace('    label: name\n', '');
+    expect(text).not.toContain('label: name');
+    const folder = await mkdtemp(join(tmpdir(), 'stockmock-nolabel-'));
+    const spec = join(folder, 'openapi.yaml');
+    await writeFile(spec, text);
+    const refusal = await startStockmock({ spec, compatibility: { order: 'name' } }).then(
+      (mock) => mock.close().then(() => undefined),
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(SourceError);
+    expect((refusal as SourceError).issues).toEqual([
+      expect.objectContaining({
+        field: 'compatibility.order',
+        message:
+          'is name, but the collection products declares no label to order by (x-stockmock-collections.products.label)',
+      }),
+    ]);
+    // By id, the same spec serves.
+    const byId = await startStockmock({ spec });
+    await byId.close();
+  });
+});
