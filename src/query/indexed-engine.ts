@@ -171,23 +171,24 @@ function select(engine: Engine, conditions: readonly Condition[]): Selection {
       conditions.every((condition) => condition === byKey || holdsAt(engine, condition, position));
     return slicesOf(keep ? [position] : NO_POSITIONS);
   }
+  const [single] = conditions;
+  if (conditions.length === 1 && single !== undefined && single.match !== 'exact') {
+    // Resolved only when the cache cannot answer: a broad needle's names are many to add up.
+    let resolved: Resolved | undefined;
+    return selectBySet(engine, keyOf(single), () => (resolved ??= resolve(engine, single)));
+  }
   const resolved: Resolved[] = [];
-  const needles: string[] = [];
   for (const condition of conditions) {
     const one = resolve(engine, condition);
     if (one.visited === 0) return slicesOf(NO_POSITIONS);
     resolved.push(one);
-    if (condition.match === 'contains') needles.push(String(condition.value));
   }
   const [only] = resolved;
   if (resolved.length === 1 && only !== undefined) {
-    const [condition] = conditions as [Condition];
-    if (condition.match === 'exact') {
-      const value = only.accepted[0] as number;
-      const { positions, starts } = only.postings;
-      return slicesOf(positions.subarray(starts[value], starts[value + 1]));
-    }
-    return selectBySet(engine, keyOf(condition), only);
+    // One exact value: its postings are the list, in key order.
+    const value = only.accepted[0] as number;
+    const { positions, starts } = only.postings;
+    return slicesOf(positions.subarray(starts[value], starts[value + 1]));
   }
   return selectByAll(engine, conditions, resolved);
 }
@@ -308,12 +309,13 @@ function keyOf(condition: Condition): string {
  * One condition that accepts a set of values (`contains`, `min`, `max`): its prefix listed as
  * far as a page needs, and cached.
  */
-function selectBySet(engine: Engine, key: string, resolved: Resolved): Selection {
+function selectBySet(engine: Engine, key: string, resolved: () => Resolved): Selection {
   const { firstPrefix, cachedPrefixLimit } = engine.tuning;
   const cache = engine.matches;
   let match = cache.get(key);
   if (match === undefined) {
-    match = { total: resolved.visited, prefix: NO_POSITIONS, length: resolved.accepted.length };
+    const { visited, accepted } = resolved();
+    match = { total: visited, prefix: NO_POSITIONS, length: accepted.length };
     cache.set(key, match);
   }
   return {
@@ -329,12 +331,12 @@ function selectBySet(engine: Engine, key: string, resolved: Resolved): Selection
         const wanted = kept
           ? Math.min(current.total, Math.max(stop, 2 * positions.length, firstPrefix))
           : stop;
-        const listed = listSet(engine, resolved, wanted);
+        const listed = listSet(engine, resolved(), wanted);
         positions = listed;
         // Cached (as a copy: the scratch is reused) only once the filter was asked twice.
         if (kept && listed.length <= cachedPrefixLimit) {
           const prefix = listed.slice();
-          match = { ...current, prefix, length: resolved.accepted.length + prefix.length };
+          match = { ...current, prefix, length: resolved().accepted.length + prefix.length };
           cache.set(key, match);
         }
       }
