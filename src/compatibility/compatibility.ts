@@ -15,14 +15,24 @@ function oneOf<const T extends readonly string[]>(values: T) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
 }
 
+/** A URI with a scheme. */
+const ABSOLUTE_URI = '^[A-Za-z][A-Za-z0-9+.-]*:[^\\s"]*$';
+
 /**
  * Problem `type` URIs: stockmock's URNs (`urn:problem-type:stockmock:not-found`), `about:blank`
- * (with the HTTP status phrase as the title, RFC 9457 §4.2.1), or a base URI of the service's
- * own that each problem's name is appended to (`https://errors.example.com/not-found`).
+ * (with the HTTP status phrase as the title, RFC 9457 §4.2.1), a base URI of the service's
+ * own that each problem's name is appended to (`https://errors.example.com/not-found`), or one
+ * URI per problem, by its name (`not-found: tag:example.com,2026:missing`); a problem the map
+ * does not name keeps stockmock's URN.
  */
 const ProblemTypesSchema = Type.Union([
   oneOf(['stockmock', 'about:blank'] as const),
-  Type.String({ pattern: '^[A-Za-z][A-Za-z0-9+.-]*:[^\\s"]*$' }),
+  Type.String({ pattern: ABSOLUTE_URI }),
+  Type.Record(
+    Type.String({ pattern: '^[a-z][a-z0-9-]*$' }),
+    Type.String({ pattern: ABSOLUTE_URI }),
+    { minProperties: 1 },
+  ),
 ]);
 
 export const CompatibilitySchema = Type.Object(

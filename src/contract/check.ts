@@ -1,7 +1,7 @@
 /** @module The shape every contract check shares, and what a check reports. */
 import type { Learned } from './learn.ts';
 import type { Reading } from './reading.ts';
-import type { Decided, StandIn, StandInSettings } from './stand-in.ts';
+import { sameSetting, type Decided, type StandIn, type StandInSettings } from './stand-in.ts';
 import type { TargetClient, TokenLevel } from './target-client.ts';
 import type { Walk, WalkOptions } from './walk.ts';
 
@@ -90,6 +90,15 @@ export interface CheckResult {
   readonly ms: number;
 }
 
+/** What no setting covers, in words. */
+export interface Uncovered {
+  readonly uncovered: string;
+}
+
+function isUncovered(value: unknown): value is Uncovered {
+  return typeof value === 'object' && value !== null && 'uncovered' in value;
+}
+
 export function found(failures: readonly Failure[], observed?: string): Findings {
   return observed === undefined ? { failures } : { failures, observed };
 }
@@ -102,16 +111,16 @@ export function found(failures: readonly Failure[], observed?: string): Findings
 export function judgedSetting<K extends keyof StandInSettings>(
   context: CheckContext,
   setting: K,
-  decided: StandInSettings[K] | { readonly uncovered: string },
+  decided: StandInSettings[K] | Uncovered,
   seen: string,
   failure: () => Failure,
 ): Findings {
   const want = context.standIn.settings[setting];
-  if (typeof decided === 'object') {
+  if (isUncovered(decided)) {
     return { failures: [failure()], observed: seen, decided: [decided] };
   }
   return {
-    failures: decided === want ? [] : [failure()],
+    failures: sameSetting(decided, want) ? [] : [failure()],
     observed: seen,
     decided: [{ setting, value: decided, seen }],
   };

@@ -83,8 +83,8 @@ function createConformance(spec: LoadedSpec, basePath: string) {
   const asInterface: Failure[] = [];
   const asStandIn: Failure[] = [];
   const unanswered: Failure[] = [];
-  /** The `type` of every problem body seen, with how often: reported, never judged. */
-  const problemTypes = new Map<string, number>();
+  /** The `type` of every problem body seen, with the statuses that carried it. */
+  const problemTypes = new Map<string, Set<number>>();
   let waiting: Exchange[] | undefined = [];
   let interfaceValidator: ResponseValidator | undefined;
   let standInValidator: ResponseValidator | undefined;
@@ -98,7 +98,7 @@ function createConformance(spec: LoadedSpec, basePath: string) {
     const status = exchange.response.status;
     const type = (exchange.response.body as { type?: unknown } | undefined)?.type;
     if (status >= 400 && typeof type === 'string') {
-      problemTypes.set(type, (problemTypes.get(type) ?? 0) + 1);
+      problemTypes.set(type, (problemTypes.get(type) ?? new Set()).add(status));
     }
     const findings = answerRuleFindings(exchange);
     if (status >= 200 && status < 300 && interfaceValidator !== undefined) {

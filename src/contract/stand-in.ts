@@ -20,8 +20,8 @@ export interface StandInSettings {
   readonly nameMatch: 'case-insensitive' | 'case-sensitive';
   readonly accept: 'negotiate' | 'ignore';
   readonly parameterErrors: 'listed' | 'omitted';
-  /** `stockmock`, `about:blank`, or a base URI that problem names follow. */
-  readonly problemTypes: string;
+  /** `stockmock`, `about:blank`, a base URI that problem names follow, or a URI per problem. */
+  readonly problemTypes: string | ProblemTypeMap;
   readonly realm: string;
 }
 
@@ -57,9 +57,26 @@ export interface StandIn {
   readonly settings: StandInSettings;
 }
 
+/** One `type` URI per problem, by the problem's name (`not-found`). */
+export type ProblemTypeMap = Readonly<Record<string, string>>;
+
+/** A setting's value: a word or a URI, or (problem types) a URI per problem. */
+export type SettingValue = string | ProblemTypeMap;
+
+/** Whether two values of a setting are the same. */
+export function sameSetting(a: SettingValue, b: SettingValue): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
 /** What one check saw the target decide: a setting's value, or what no setting covers. */
 export type Decided =
-  | { readonly setting: keyof StandInSettings; readonly value: string; readonly seen: string }
+  | {
+      readonly setting: keyof StandInSettings;
+      readonly value: SettingValue;
+      readonly seen: string;
+    }
   | { readonly uncovered: string };
 
 /** The stand-in the spec describes: its stated settings, else PRODUCT.md's decisions. */
@@ -68,9 +85,13 @@ export function standInOf(spec: LoadedSpec): StandIn {
   const stated = (spec.document.info as unknown as Record<string, unknown>)[
     'x-stockmock-compatibility'
   ];
-  const settings: Record<string, string> = { ...PRODUCT_SETTINGS };
+  const settings: Record<string, SettingValue> = { ...PRODUCT_SETTINGS };
   if (typeof stated === 'object' && stated !== null) {
     for (const [key, value] of Object.entries(stated)) {
+      if (key === 'problemTypes' && isProblemTypeMap(value)) {
+        settings[key] = value;
+        continue;
+      }
       if (!(key in PRODUCT_SETTINGS) || typeof value !== 'string' || value === '') continue;
       const choices = CHOICES[key as keyof StandInSettings];
       if (choices === undefined || choices.includes(value)) settings[key] = value;
@@ -80,4 +101,13 @@ export function standInOf(spec: LoadedSpec): StandIn {
     reading,
     settings: { ...(settings as unknown as StandInSettings), ...reading },
   };
+}
+
+function isProblemTypeMap(value: unknown): value is ProblemTypeMap {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((uri) => typeof uri === 'string')
+  );
 }

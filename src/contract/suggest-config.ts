@@ -6,11 +6,16 @@
 import { stringify } from 'yaml';
 import type { CheckResult } from './check.ts';
 import type { Report } from './run-contract.ts';
-import { PRODUCT_SETTINGS, type StandInSettings } from './stand-in.ts';
+import {
+  PRODUCT_SETTINGS,
+  sameSetting,
+  type SettingValue,
+  type StandInSettings,
+} from './stand-in.ts';
 
 export interface SuggestedSetting {
   readonly setting: keyof StandInSettings;
-  readonly value: string;
+  readonly value: SettingValue;
   /** What the run saw, in words: the comment of the line. */
   readonly seen: string;
 }
@@ -37,7 +42,7 @@ export function suggestConfig(report: Report): Suggestion {
       }
       const before = chosen.get(decided.setting);
       if (before === undefined) chosen.set(decided.setting, decided);
-      else if (before.value !== decided.value) {
+      else if (!sameSetting(before.value, decided.value)) {
         // Two lists deciding one point apart: no one value serves both.
         uncovered.push(`${before.seen} in one place, and ${decided.seen} in another`);
       }
@@ -50,7 +55,7 @@ export function suggestConfig(report: Report): Suggestion {
   // Answers that the spec as given does not describe follow from the settings where any
   // differs from the stand-in judged; only where none does are they a difference of their own.
   const anyDiffers = [...chosen.values()].some(
-    ({ setting, value }) => report.standIn[setting] !== value,
+    ({ setting, value }) => !sameSetting(report.standIn[setting], value),
   );
   for (const result of unexplained) {
     if (result.id !== CONFORMANCE || !anyDiffers) {
@@ -87,9 +92,17 @@ export function renderSuggestion(suggestion: Suggestion): string {
     '# What `stockmock contract --suggest-config` saw the target decide on the open points of',
     '# the interface: with this block, stockmock answers as the target does.',
     'compatibility:',
-    ...suggestion.settings.map(({ setting, value, seen }) => {
-      const same = PRODUCT_SETTINGS[setting] === value ? ", as stockmock's default" : '';
-      return `  ${setting}: ${yamlScalar(value)} # seen: ${seen}${same}`;
+    ...suggestion.settings.flatMap(({ setting, value, seen }) => {
+      const same = sameSetting(PRODUCT_SETTINGS[setting], value) ? ", as stockmock's default" : '';
+      if (typeof value === 'string')
+        return [`  ${setting}: ${yamlScalar(value)} # seen: ${seen}${same}`];
+      // A map, one problem a line.
+      return [
+        `  ${setting}: # seen: ${seen}`,
+        ...Object.entries(value).map(
+          ([name, uri]) => `    ${yamlScalar(name)}: ${yamlScalar(uri)}`,
+        ),
+      ];
     }),
   ];
   if (suggestion.settings.length === 0) lines.push('  {} # no open point was observed');

@@ -18,11 +18,16 @@ export function styleProblem(body: ProblemBody, style: ProblemStyle): ProblemBod
   if (style.problemTypes === 'stockmock' || !body.type.startsWith(STOCKMOCK_TYPES)) {
     return { ...members, ...listed };
   }
+  const name = body.type.slice(STOCKMOCK_TYPES.length);
+  if (typeof style.problemTypes === 'object') {
+    // One URI per problem; a problem the map does not name keeps stockmock's.
+    const type = style.problemTypes[name] ?? body.type;
+    return { ...members, type, ...listed };
+  }
   if (style.problemTypes === 'about:blank') {
     // RFC 9457 §4.2.1: with about:blank, the title is the HTTP status phrase.
     const title = STATUS_CODES[body.status] ?? body.title;
     return { ...members, type: 'about:blank', title, ...listed };
   }
-  const name = body.type.slice(STOCKMOCK_TYPES.length);
   return { ...members, type: `${style.problemTypes}${name}`, ...listed };
 }

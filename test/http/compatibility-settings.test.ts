@@ -91,6 +91,16 @@ describe('compatibility settings', () => {
     ]);
   });
 
+  it("problemTypes: a URI per problem types those it names, and keeps stockmock's for the rest", async () => {
+    const { get } = await served({
+      problemTypes: { 'not-found': 'tag:example.com,2026:missing' },
+    });
+    expect((await get('/v1/stock/999')).body['type']).toBe('tag:example.com,2026:missing');
+    expect((await get('/v1/stock', {})).body['type']).toBe(
+      'urn:problem-type:stockmock:unauthorized',
+    );
+  });
+
   it('order: name-lowercase lists by the name lower-cased, ties by id, in the worker too', async () => {
     const { get } = await served({ order: 'name-lowercase' });
     // beech bench, oak desk, oak stool, oak table, walnut shelf (code units: `Oak table` first).

@@ -7,7 +7,7 @@
  * whose clients dispatch on the type URIs may want that, and nobody else is failed for them.
  */
 import type { CheckResult, Failure } from '../check.ts';
-import type { Decided, StandIn } from '../stand-in.ts';
+import { sameSetting, type Decided, type StandIn } from '../stand-in.ts';
 
 const STOCKMOCK_TYPES = 'urn:problem-type:stockmock:';
 
@@ -25,8 +25,25 @@ const PROBLEM_NAMES = [
   'service-unavailable',
 ];
 
-/** The setting the types fit, or what no setting covers. */
-export function decideProblemTypes(types: readonly string[]): Decided | undefined {
+/** The problem each status answers, by stockmock's names: what a URI per problem is keyed by. */
+const PROBLEM_OF_STATUS: Readonly<Record<number, string>> = {
+  400: 'invalid-parameters',
+  401: 'unauthorized',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  406: 'not-acceptable',
+  429: 'too-many-requests',
+  503: 'service-unavailable',
+};
+
+/**
+ * The setting the types fit, or what no setting covers. `seen` holds each type with the
+ * statuses of the answers that carried it.
+ */
+export function decideProblemTypes(
+  seen: ReadonlyMap<string, ReadonlySet<number>>,
+): Decided | undefined {
+  const types = [...seen.keys()];
   if (types.length === 0) return undefined;
   const described = `problem types ${types.slice(0, 6).join(', ')}`;
   if (types.every((type) => type === 'about:blank')) {
@@ -51,26 +68,54 @@ export function decideProblemTypes(types: readonly string[]): Decided | undefine
       seen: `problem types are ${base} followed by the problem's name`,
     };
   }
-  return { uncovered: `${described}: no base URI followed by the problem's name` };
+  const perProblem = perProblemTypes(seen);
+  if (perProblem !== undefined) {
+    return {
+      setting: 'problemTypes',
+      value: perProblem,
+      seen: `one problem type per problem: ${described}`,
+    };
+  }
+  return {
+    uncovered: `${described}: no base URI followed by the problem's name, nor one absolute URI per problem`,
+  };
+}
+
+/**
+ * One absolute type URI per problem, told apart by the status that carried it: each type came
+ * with one status that names a problem, and each such problem with one type.
+ */
+function perProblemTypes(
+  seen: ReadonlyMap<string, ReadonlySet<number>>,
+): Readonly<Record<string, string>> | undefined {
+  const map: Record<string, string> = {};
+  for (const [type, statuses] of seen) {
+    const [status, ...others] = statuses;
+    const problem = status === undefined ? undefined : PROBLEM_OF_STATUS[status];
+    if (others.length > 0 || problem === undefined || !ABSOLUTE.test(type)) return undefined;
+    if (map[problem] !== undefined) return undefined;
+    map[problem] = type;
+  }
+  return map;
 }
 
 export function problemTypesResult(
-  seen: ReadonlyMap<string, number>,
+  seen: ReadonlyMap<string, ReadonlySet<number>>,
   standIn: StandIn,
   /** Whether a difference fails (`--pin-problem-types`), or is only reported. */
   pinned: boolean,
 ): CheckResult {
   const types = [...seen.keys()];
-  const decided = decideProblemTypes(types);
+  const decided = decideProblemTypes(seen);
   const want = standIn.settings.problemTypes;
-  const fits = decided !== undefined && 'setting' in decided && decided.value === want;
+  const fits = decided !== undefined && 'setting' in decided && sameSetting(decided.value, want);
   const differs = decided !== undefined && !fits;
   const failures: Failure[] =
     !differs || !pinned
       ? []
       : [
           {
-            message: `The problem types differ from the stand-in's (${want === 'stockmock' ? STOCKMOCK_TYPES + '…' : want === 'about:blank' ? 'about:blank' : `${want}…`})`,
+            message: `The problem types differ from the stand-in's (${describeSetting(want)})`,
             actual: types.slice(0, 6).join(', '),
           },
         ];
@@ -90,4 +135,15 @@ export function problemTypesResult(
     ms: 0,
     outcome: failures.length === 0 ? { kind: 'passed' } : { kind: 'failed', failures },
   };
+}
+
+/** The stand-in's problem types, in words. */
+function describeSetting(want: StandIn['settings']['problemTypes']): string {
+  if (typeof want !== 'string') {
+    return Object.entries(want)
+      .map(([name, uri]) => `${name}: ${uri}`)
+      .join(', ');
+  }
+  if (want === 'stockmock') return `${STOCKMOCK_TYPES}…`;
+  return want === 'about:blank' ? want : `${want}…`;
 }
