@@ -5,8 +5,8 @@
  * equivalence suite can reach every path with small collections.
  */
 import { BoundedCache } from '../util/bounded-cache.ts';
-import { packedAt } from '../util/packed-strings.ts';
-import type { EngineIndexData, Postings, TextIndexData } from './engine-index.ts';
+import { packedAt, type PackedStrings } from '../util/packed-strings.ts';
+import type { EngineIndexData, Postings, TextIndexData, ValueIndexData } from './engine-index.ts';
 import type { QueryEngine } from './engine.ts';
 import { foldName } from './fold-name.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
@@ -74,18 +74,11 @@ interface TextField {
   scratch?: Scratch;
 }
 
-/**
- * A field that `exact`, `min` or `max` conditions read: its column's numbers, their postings,
- * its values by JSON text and in numeric order.
- */
+/** A field that `exact`, `min` or `max` conditions read: its column and what the load built. */
 interface ValueField {
   readonly of: Int32Array;
-  readonly postings: Postings;
-  readonly valueTexts: () => readonly string[];
-  /** Made on first use: a field never filtered never pays for it. */
-  numbers?: ReadonlyMap<string, number>;
-  /** The value numbers of its numeric values, ascending by value, and those values. */
-  ordered?: { readonly numbers: Int32Array; readonly values: Float64Array };
+  readonly values: PackedStrings;
+  readonly index: ValueIndexData;
   scratch?: Scratch;
 }
 
@@ -141,14 +134,10 @@ export function createIndexedEngine(
     ]),
   );
   const exact = new Map<string, ValueField>();
-  for (const [field, postings] of Object.entries(data.exact)) {
+  for (const [field, index] of Object.entries(data.exact)) {
     const column = source.column(field);
     if (column === undefined) continue;
-    exact.set(field, {
-      of: column.of,
-      postings,
-      valueTexts: () => Array.from(column.values.ends, (_end, i) => packedAt(column.values, i)),
-    });
+    exact.set(field, { of: column.of, values: column.values, index });
   }
   const engine: Engine = {
     source,
@@ -232,13 +221,14 @@ function resolve(engine: Engine, condition: Condition): Resolved {
     const field = engine.exact.get(condition.field);
     if (field === undefined) throw new Error(`${condition.field} has no value index`);
     const accepted = acceptedValues(field, condition);
-    const { starts } = field.postings;
+    const { postings } = field.index;
+    const { starts } = postings;
     let visited = 0;
     for (const number of accepted) {
       visited += (starts[number + 1] as number) - (starts[number] as number);
     }
     const scratch = () => (field.scratch ??= createScratch(starts.length - 1, engine.source.size));
-    return { of: field.of, postings: field.postings, accepted, visited, scratch };
+    return { of: field.of, postings, accepted, visited, scratch };
   }
   const field = engine.text.get(condition.field);
   if (field === undefined) throw new Error(`${condition.field} has no text index`);
@@ -262,38 +252,30 @@ function resolve(engine: Engine, condition: Condition): Resolved {
  * least (`min`) or at most (`max`) the value, found by binary search in the numeric order.
  */
 function acceptedValues(field: ValueField, condition: Condition): NameIds {
+  const { byText, byNumber, numbers } = field.index;
   if (condition.match === 'exact') {
-    field.numbers ??= new Map(field.valueTexts().map((text, number) => [text, number]));
-    const number = field.numbers.get(JSON.stringify(condition.value));
-    return number === undefined ? [] : [number];
+    const text = JSON.stringify(condition.value);
+    let low = 0;
+    let high = byText.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (packedAt(field.values, byText[middle] as number) < text) low = middle + 1;
+      else high = middle;
+    }
+    const number = byText[low];
+    return number !== undefined && packedAt(field.values, number) === text ? [number] : [];
   }
-  field.ordered ??= numericOrder(field.valueTexts());
-  const { numbers, values } = field.ordered;
   const bound = Number(condition.value);
   // The first place whose value is at least the bound (`min`), or above it (`max`).
   let low = 0;
-  let high = values.length;
+  let high = numbers.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    const value = values[middle] as number;
+    const value = numbers[middle] as number;
     if (condition.match === 'min' ? value < bound : value <= bound) low = middle + 1;
     else high = middle;
   }
-  return Array.from(condition.match === 'min' ? numbers.subarray(low) : numbers.subarray(0, low));
-}
-
-/** The numeric values of a column, ascending, with their value numbers; others left out. */
-function numericOrder(texts: readonly string[]): { numbers: Int32Array; values: Float64Array } {
-  const numeric: [number, number][] = [];
-  texts.forEach((text, number) => {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value === 'number') numeric.push([value, number]);
-  });
-  numeric.sort((a, b) => a[0] - b[0]);
-  return {
-    numbers: Int32Array.from(numeric, ([, number]) => number),
-    values: Float64Array.from(numeric, ([value]) => value),
-  };
+  return Array.from(condition.match === 'min' ? byNumber.subarray(low) : byNumber.subarray(0, low));
 }
 
 /** A single condition's cache key: its field, its match and its value as the engine reads it. */
