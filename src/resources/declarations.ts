@@ -373,6 +373,14 @@ function readViews(
       if (!collection.fields.has(field)) {
         report([...where, 'fields', output], `${field} is not a field of ${collection.name}`);
         valid = false;
+      } else if (view.rest === true && output !== field) {
+        // The rest of a record comes under the fields' own names: a renamed member could meet
+        // a field of the same name there, and an answer would hold one key twice.
+        report(
+          [...where, 'fields', output],
+          `a view with \`rest\` shows each field under its own name (${field}, not ${output})`,
+        );
+        valid = false;
       }
     }
     for (const [index, field] of (view.omit ?? []).entries()) {

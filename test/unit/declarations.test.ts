@@ -147,6 +147,13 @@ describe('a declaration that cannot be served is refused with file, line and fie
       /open to all \(security: \[\]\) knows no access level/,
     ],
     [
+      'a renamed member in a view with the rest of the record',
+      'view: { fields: { id: id, name: name }, rest: true, omit: [quantity, status] }',
+      'view: { fields: { id: id, title: name }, rest: true, omit: [quantity, status] }',
+      'paths./v1/products.get.x-stockmock.view.fields.title',
+      /a view with `rest` shows each field under its own name \(name, not title\)/,
+    ],
+    [
       'a collection that is not declared',
       '        collection: products\n        item: id\n        views:',
       '        collection: product\n        item: id\n        views:',
