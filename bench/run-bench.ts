@@ -149,16 +149,7 @@ try {
         bodiesFile,
         JSON.stringify(await Promise.all(plan.map((w) => sampleBody(mock.url, w)))),
       );
-      const barePort = await freePort();
-      const bare = await startServer(
-        [
-          'bench/bare-server.ts',
-          bodiesFile,
-          String(barePort),
-          ...(logLevel === 'info' ? ['--log'] : []),
-        ],
-        `http://127.0.0.1:${String(barePort)}`,
-      );
+      const bare = await startBare(bodiesFile, logLevel);
       try {
         log(
           `\n${size.toLocaleString('en')} products (${source}), logLevel ${logLevel}: started in ${String(mock.startupMs)} ms`,
@@ -240,20 +231,8 @@ async function measureDeclaredResource(size: number): Promise<void> {
       `http://127.0.0.1:${String(port)}`,
     );
     const bodiesFile = join(scratch, 'bodies-warehouses.json');
-    const response = await fetch(`${mock.url}${workload.paths[0] ?? ''}`, {
-      headers: { authorization: `Bearer ${workload.token}` },
-    });
-    await writeFile(bodiesFile, JSON.stringify([await response.text()]));
-    const barePort = await freePort();
-    const bare = await startServer(
-      [
-        'bench/bare-server.ts',
-        bodiesFile,
-        String(barePort),
-        ...(logLevel === 'info' ? ['--log'] : []),
-      ],
-      `http://127.0.0.1:${String(barePort)}`,
-    );
+    await writeFile(bodiesFile, JSON.stringify([await sampleBody(mock.url, workload)]));
+    const bare = await startBare(bodiesFile, logLevel);
     try {
       const warm = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
       await warm.run(1);
@@ -267,6 +246,15 @@ async function measureDeclaredResource(size: number): Promise<void> {
       bare.child.kill('SIGTERM');
     }
   }
+}
+
+/** The bare server, answering the bodies of a file, logging its requests at `info`. */
+async function startBare(bodiesFile: string, logLevel: LogLevel): Promise<Server> {
+  const port = await freePort();
+  return startServer(
+    ['bench/bare-server.ts', bodiesFile, String(port), ...(logLevel === 'info' ? ['--log'] : [])],
+    `http://127.0.0.1:${String(port)}`,
+  );
 }
 
 /** Warms both servers up, then alternates them for OPTIONS.rounds rounds; medians per figure. */
