@@ -1,8 +1,9 @@
 /** @module The shape every contract check shares, and what a check reports. */
+import type { Declared } from './declared.ts';
 import type { Learned } from './learn.ts';
 import type { Reading } from './reading.ts';
 import { sameSetting, type Decided, type StandIn, type StandInSettings } from './stand-in.ts';
-import type { TargetClient, TokenLevel } from './target-client.ts';
+import type { Credentials, Holder, TargetClient, TokenLevel } from './target-client.ts';
 import type { Walk, WalkOptions } from './walk.ts';
 
 /**
@@ -27,9 +28,13 @@ export interface Failure {
 export interface CheckContext {
   readonly client: TargetClient;
   /** Walks a list by its next links; a walk asked for twice in a run is made once. */
-  walk(path: string, as: TokenLevel, options?: WalkOptions): Promise<Walk>;
-  /** The token levels a token was given for. */
+  walk(path: string, as: Credentials, options?: WalkOptions): Promise<Walk>;
+  /** The interface's token levels a token was given for. */
   readonly levels: readonly TokenLevel[];
+  /** Every level a token was given for, the declared ones too. */
+  readonly holders: readonly Holder[];
+  /** The lists and items the spec declares beyond the interface's. */
+  readonly declared: Declared;
   /** The level used where any will do: quantity when given, else status. */
   readonly primary: TokenLevel;
   /** What the unfiltered walks taught: real ids, names and items. */

@@ -1,5 +1,5 @@
 /** @module Exchanges and values as a failure shows them. */
-import type { Exchange, Sent } from './target-client.ts';
+import { levelName, type Exchange, type Sent } from './target-client.ts';
 
 /** At most this much of a body is shown: enough to see what came back. */
 const BODY_EXCERPT = 300;
@@ -7,7 +7,11 @@ const BODY_EXCERPT = 300;
 export function describeRequest(sent: Sent): string {
   const who =
     sent.altered ??
-    (sent.as === 'none' ? 'no token' : sent.as === 'wrong' ? 'a wrong token' : `${sent.as} token`);
+    (sent.as === 'none'
+      ? 'no token'
+      : sent.as === 'wrong'
+        ? 'a wrong token'
+        : `${levelName(sent.as)} token`);
   const extra = [
     ...Object.entries(sent.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
     ...(sent.scheme === undefined ? [] : [`Authorization: ${JSON.stringify(sent.scheme)}…`]),

@@ -16,18 +16,26 @@ import { learn, type Learned } from './learn.ts';
 import { interfaceSpec, readingOf, readingOfSpec, type Reading } from './reading.ts';
 import { problemTypesResult } from './checks/problem-types.ts';
 import { standInOf, type Decided, type StandIn, type StandInSettings } from './stand-in.ts';
+import { declaredChecks } from './checks/declared.ts';
+import { readDeclared, type Declared } from './declared.ts';
+import { readerName, readersOf } from './learn.ts';
 import {
   createTargetClient,
+  holderOf,
+  levelName,
   TOKEN_LEVELS,
+  type Credentials,
   type Exchange,
+  type Holder,
   type TargetClient,
   type TokenLevel,
 } from './target-client.ts';
-import { walk, type Walk, type WalkOptions } from './walk.ts';
+import { STOCK, walk, type Walk, type WalkOptions } from './walk.ts';
 
 export interface ContractOptions {
   readonly baseUrl: string;
-  readonly tokens: Partial<Record<TokenLevel, string>>;
+  /** Tokens by level: `status`, `quantity`, or a level that the spec's views declare. */
+  readonly tokens: Readonly<Record<string, string>>;
   readonly spec: LoadedSpec;
   /** Which rules fail the run; default `interface` (stand-in differences are reported). */
   readonly level?: Level;
@@ -203,13 +211,16 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     },
   });
 
-  const levels = TOKEN_LEVELS.filter((tokenLevel) => options.tokens[tokenLevel] !== undefined);
-  await refuseUnusable(client, options.baseUrl, levels);
+  const levels = TOKEN_LEVELS.filter((tokenLevel) => Object.hasOwn(options.tokens, tokenLevel));
+  const holders = Object.keys(options.tokens).map(holderOf);
+  const declared = readDeclared(options.spec.dereferenced);
+  const interfaceServed = servesInterface(options.spec);
+  await refuseUnusable(client, options.baseUrl, { levels, holders, declared, interfaceServed });
 
   // A walk asked for twice in a run (a links check and its stand-in twin) is made once.
   const walks = new Map<string, Promise<Walk>>();
-  const memoWalk = (path: string, as: TokenLevel, walkOptions: WalkOptions = {}) => {
-    const key = `${as} ${String(walkOptions.maxItems)} ${path}`;
+  const memoWalk = (path: string, as: Credentials, walkOptions: WalkOptions = {}) => {
+    const key = `${readerName(as)} ${String(walkOptions.maxItems)} ${path}`;
     let walked = walks.get(key);
     if (walked === undefined) {
       walked = walk(client, path, as, walkOptions);
@@ -219,7 +230,13 @@ export async function runContract(options: ContractOptions): Promise<Report> {
   };
 
   const primary: TokenLevel = levels.includes('quantity') ? 'quantity' : 'status';
-  const learned = await learn(memoWalk, levels, primary);
+  const learned = await learn(
+    memoWalk,
+    levels,
+    primary,
+    { spec: declared, holders },
+    interfaceServed,
+  );
   const standIn = standInOf(options.spec);
   const reading = readingOf(learned.tally, readingOfSpec(options.spec));
   const interfaceValidator = await conformance.start(reading);
@@ -227,6 +244,8 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     client,
     walk: memoWalk,
     levels,
+    holders,
+    declared,
     primary,
     learned,
     reading,
@@ -236,8 +255,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     runs: options.runs,
   };
 
-  const checks: Check[] = [
-    realDataCheck(),
+  const interfaceChecks: Check[] = [
     // First of all, while its URLs have not been asked yet.
     crossLevelCheck,
     ...readingChecks,
@@ -248,6 +266,11 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     ...negativeChecks,
     ...httpRuleChecks,
     generatedCheck(options.spec.dereferenced, () => interfaceValidator),
+  ];
+  const checks: Check[] = [
+    realDataCheck(interfaceServed),
+    ...(interfaceServed ? interfaceChecks : interfaceChecks.map(notServed)),
+    ...declaredChecks(declared),
   ];
   const results: CheckResult[] = [];
   const total = checks.length + 1;
@@ -279,28 +302,67 @@ export async function runContract(options: ContractOptions): Promise<Report> {
   );
 }
 
+/** Whether the spec has the interface's stock list, which the interface's checks start from. */
+function servesInterface(spec: LoadedSpec): boolean {
+  return spec.dereferenced.paths?.[STOCK.path]?.get !== undefined;
+}
+
+/** An interface check, skipped: the spec under test has none of the interface's routes. */
+function notServed(check: Check): Check {
+  return {
+    ...check,
+    needs: [],
+    run: () =>
+      Promise.resolve({
+        failures: [],
+        skipped: `the spec declares no GET ${STOCK.path}, so the interface's own checks do not apply`,
+      }),
+  };
+}
+
+interface Usable {
+  readonly levels: readonly TokenLevel[];
+  readonly holders: readonly Holder[];
+  readonly declared: Declared;
+  readonly interfaceServed: boolean;
+}
+
 /**
  * Makes sure the target can be checked before any check runs: it answers HTTP, and takes every
- * token it was given. Otherwise every check would fail for the same reason, and hide it.
+ * token it was given (on the stock list, or on a declared list that its level has a view of).
+ * Otherwise every check would fail for the same reason, and hide it.
  */
 async function refuseUnusable(
   client: TargetClient,
   baseUrl: string,
-  levels: readonly TokenLevel[],
+  { levels, holders, declared, interfaceServed }: Usable,
 ): Promise<void> {
-  const probe = await client.request({ path: '/v1/stock', as: 'none' });
+  const firstList = interfaceServed ? STOCK.path : declared.lists[0]?.collection.path;
+  const probe = await client.request({ path: firstList ?? '/', as: 'none' });
   if (probe.kind === 'no-response') {
     throw new TargetUnusable(baseUrl, probe.reason.replace(/^connection failed \((.*)\)$/, '$1'));
   }
   const refused: string[] = [];
-  for (const level of levels) {
-    const answer = await client.request({ path: '/v1/stock?limit=1', as: level });
+  const tried = new Set<string>();
+  const trial = async (path: string, as: Holder) => {
+    tried.add(levelName(as));
+    const answer = await client.request({ path: `${path}?limit=1`, as });
     if (answer.kind === 'no-response') throw new TargetUnusable(baseUrl, answer.reason);
     const { status } = answer.response;
-    if (status === 401 || status === 403) refused.push(`the ${level} token (${String(status)})`);
+    if (status === 401 || status === 403) {
+      refused.push(`the ${levelName(as)} token (${String(status)}) on GET ${path}`);
+    }
+  };
+  if (interfaceServed) for (const level of levels) await trial(STOCK.path, level);
+  for (const holder of holders) {
+    if (tried.has(levelName(holder))) continue;
+    const list = declared.lists.find((candidate) =>
+      readersOf(candidate, [holder]).includes(holder),
+    );
+    if (list !== undefined) await trial(list.collection.path, holder);
   }
   if (refused.length > 0) {
-    throw new TargetUnusable(baseUrl, `it refuses ${refused.join(' and ')} on GET /v1/stock`);
+    throw new TargetUnusable(baseUrl, `it refuses ${refused.join(' and ')}`);
   }
 }
 
@@ -384,21 +446,31 @@ function gathered(
  * No vacuous passes: every filter and lookup is only as good as the data learned first. A run
  * whose tokens are refused, or whose lists are empty, fails here and says why.
  */
-function realDataCheck(): Check {
+function realDataCheck(interfaceServed: boolean): Check {
   return {
     id: 'contract.saw-real-data',
     title: 'The unfiltered lists gave real items to check the rest with',
     level: 'interface',
     source: 'the checker: no vacuous passes',
     needs: [],
-    async run({ learned, levels, client }) {
+    async run({ learned, levels, holders, client }) {
       const failures: Failure[] = [...learned.failures];
-      if (levels.length === 0) {
+      if (holders.length === 0) {
         failures.push({
           message:
             'No token was given: every check would only see 401s. Pass --token status=… or --token quantity=….',
         });
       }
+      for (const [path, list] of learned.declared) {
+        for (const [level, items] of list.byLevel) {
+          if (items.length > 0) continue;
+          failures.push({
+            message: `The ${level} token saw no items of ${path}, so no check of it would see real data`,
+            expected: 'at least one item (is the token right? is the list empty?)',
+          });
+        }
+      }
+      if (!interfaceServed) return { failures };
       for (const level of levels) {
         if ((learned.stock.get(level) ?? []).length === 0) {
           failures.push({

@@ -8,8 +8,26 @@ import type { RecordedResponse } from '../spec/response-validator.ts';
 export const TOKEN_LEVELS = ['status', 'quantity'] as const;
 export type TokenLevel = (typeof TOKEN_LEVELS)[number];
 
+/** A level that a spec's views declare beyond the interface's two (`public`, `staff`). */
+export interface ViewLevel {
+  readonly view: string;
+}
+
+/** Whose token a request carries: one of the interface's levels, or a declared one. */
+export type Holder = TokenLevel | ViewLevel;
+
 /** Which credentials a request carries: a given level, none, or a token no server knows. */
-export type Credentials = TokenLevel | 'none' | 'wrong';
+export type Credentials = Holder | 'none' | 'wrong';
+
+/** The level's name, as `--token NAME=…` gave it and as reports say it. */
+export function levelName(holder: Holder): string {
+  return typeof holder === 'string' ? holder : holder.view;
+}
+
+/** The holder of a level a spec names: the interface's own where the name is one of its two. */
+export function holderOf(name: string): Holder {
+  return (TOKEN_LEVELS as readonly string[]).includes(name) ? (name as TokenLevel) : { view: name };
+}
 
 export interface TargetRequest {
   readonly method?: string;
@@ -65,7 +83,8 @@ export interface TargetClient {
 
 export interface TargetClientOptions {
   readonly baseUrl: string;
-  readonly tokens: Partial<Record<TokenLevel, string>>;
+  /** Tokens by level name: `status`, `quantity`, or a level the spec's views declare. */
+  readonly tokens: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly concurrency: number;
   /** Called with every exchange, for conformance and counting. */
@@ -112,13 +131,10 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
   };
 }
 
-function tokenFor(
-  as: Credentials,
-  tokens: Partial<Record<TokenLevel, string>>,
-): string | undefined {
+function tokenFor(as: Credentials, tokens: Readonly<Record<string, string>>): string | undefined {
   if (as === 'none') return undefined;
   if (as === 'wrong') return WRONG_TOKEN;
-  return tokens[as];
+  return Object.hasOwn(tokens, levelName(as)) ? tokens[levelName(as)] : undefined;
 }
 
 /**

@@ -1,17 +1,49 @@
 /** @module Reading list pages, and following `links.next` to the end. */
 import type { Failure } from './check.ts';
 import { failureOf } from './describe-exchange.ts';
-import type { Exchange, TargetClient, TokenLevel } from './target-client.ts';
+import type { Credentials, Exchange, TargetClient } from './target-client.ts';
 
-/** A list collection of the interface and the member that holds an item's id. */
-export interface Collection {
-  readonly name: 'stock' | 'products';
-  readonly path: '/v1/stock' | '/v1/products';
-  readonly idKey: 'product_id' | 'id';
+/** A list's page sizes: the one a request without `limit` gets, and the largest. */
+export interface PageLimits {
+  readonly default: number;
+  readonly max: number;
 }
 
-export const STOCK: Collection = { name: 'stock', path: '/v1/stock', idKey: 'product_id' };
-export const PRODUCTS: Collection = { name: 'products', path: '/v1/products', idKey: 'id' };
+/** The interface's page sizes: default 10, maximum 100. */
+export const INTERFACE_LIMITS: PageLimits = { default: 10, max: 100 };
+
+/**
+ * A list under test and the member that holds an item's id: one of the interface's two, or a
+ * list the spec declares (`x-stockmock`), judged by the same paging rules.
+ */
+export interface Collection {
+  /** In check ids: `stock`, `products`, or a declared list's path. */
+  readonly name: string;
+  readonly path: string;
+  readonly idKey: string;
+  /** The query parameter that keeps items whose label (name) holds a substring, if any. */
+  readonly labelFilter?: string;
+  readonly limits: PageLimits;
+  /** Whose rules the list follows: the interface document's, or the spec's declaration. */
+  readonly origin: 'interface' | 'declared';
+}
+
+export const STOCK: Collection = {
+  name: 'stock',
+  path: '/v1/stock',
+  idKey: 'product_id',
+  labelFilter: 'name',
+  limits: INTERFACE_LIMITS,
+  origin: 'interface',
+};
+export const PRODUCTS: Collection = {
+  name: 'products',
+  path: '/v1/products',
+  idKey: 'id',
+  labelFilter: 'name',
+  limits: INTERFACE_LIMITS,
+  origin: 'interface',
+};
 export const COLLECTIONS = [STOCK, PRODUCTS] as const;
 
 export type Item = Readonly<Record<string, unknown>>;
@@ -94,7 +126,7 @@ export interface WalkOptions {
 export async function walk(
   client: TargetClient,
   path: string,
-  as: TokenLevel,
+  as: Credentials,
   options: WalkOptions = {},
 ): Promise<Walk> {
   const pages: ListPage[] = [];

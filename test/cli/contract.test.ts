@@ -3,7 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStockmock } from '../../src/api/start-stockmock.ts';
 import { runMain } from '../../src/cli/main.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
@@ -130,6 +132,46 @@ describe('stockmock contract', () => {
     ).toBe(2);
     expect(io.err).toContain('Cannot check');
     expect(io.err).toContain('ECONNREFUSED');
+  });
+
+  it('takes tokens for the levels a spec declares, and names the known levels for another', async () => {
+    const example = fileURLToPath(new URL('../../examples/warehouses/', import.meta.url));
+    const warehouses = await startStockmock({
+      config: join(example, 'stockmock.config.yaml'),
+      cwd: example,
+    });
+    try {
+      const io = memoryIo();
+      const code = await runMain(
+        [
+          'contract',
+          warehouses.url,
+          '--spec',
+          join(example, 'openapi.yaml'),
+          '--token',
+          'public=public-demo-token',
+          '--token',
+          'staff=staff-demo-token',
+          '--runs',
+          '5',
+        ],
+        io,
+      );
+      expect(io.err).toBe('');
+      expect(code).toBe(0);
+      expect(io.out).toContain('views./v1/warehouses');
+      expect(io.out).not.toContain('staff-demo-token');
+
+      const wrong = memoryIo();
+      expect(
+        await runMain(['contract', warehouses.url, '--token', 'public=public-demo-token'], wrong),
+      ).toBe(2);
+      expect(wrong.err).toContain(
+        'contract: --token takes LEVEL=TOKEN with LEVEL status, quantity, not "public=…"',
+      );
+    } finally {
+      await warehouses.close();
+    }
   });
 
   it('reports a stand-in difference without failing at the interface level, and fails it at --level stand-in', async () => {

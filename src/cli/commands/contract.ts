@@ -2,8 +2,9 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Level } from '../../contract/check.ts';
-import { TOKEN_LEVELS, type TokenLevel } from '../../contract/target-client.ts';
-import { loadSpec, SHIPPED_SPEC } from '../../spec/load-spec.ts';
+import { readDeclared } from '../../contract/declared.ts';
+import { TOKEN_LEVELS } from '../../contract/target-client.ts';
+import { loadSpec, SHIPPED_SPEC, type LoadedSpec } from '../../spec/load-spec.ts';
 import type { Command, ParsedArgs } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
 import { UsageError } from '../usage-error.ts';
@@ -18,6 +19,7 @@ export const contractCommand: Command = {
     '                   [--spec FILE|URL] [--junit FILE] [--json]\n' +
     '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]\n' +
     '                   [--suggest-config [FILE]] [--pin-problem-types]\n' +
+    "  --token LEVEL=TOKEN: LEVEL is status, quantity, or a level the spec's views declare\n" +
     '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
     '    differences from the stand-in; --level stand-in fails those too\n' +
     "  --pin-problem-types fails problem `type` URIs that differ from the stand-in's at the\n" +
@@ -46,12 +48,13 @@ export const contractCommand: Command = {
       throw new UsageError('contract: give exactly one BASE_URL');
     if (!/^https?:\/\/[^/]/.test(baseUrl))
       throw new UsageError(`contract: "${baseUrl}" is not an http(s) URL`);
+    const spec = await loadSpec(specLocation(stringFlag(args, 'spec'), io.cwd));
     const options = {
       baseUrl,
-      tokens: parseTokens(args),
+      tokens: parseTokens(args, spec),
       level: parseLevel(stringFlag(args, 'level')),
       pinProblemTypes: args.flags['pin-problem-types'] === true,
-      spec: await loadSpec(specLocation(stringFlag(args, 'spec'), io.cwd)),
+      spec,
       // Without --seed a fresh one is drawn, and printed, so that any run can be replayed.
       seed: integerFlag(args, 'seed', { ...AS, fallback: Math.floor(Math.random() * 2 ** 31) }),
       runs: integerFlag(args, 'runs', { ...AS, fallback: 100, min: 1 }),
@@ -114,24 +117,24 @@ function parseLevel(given: string | undefined): Level {
   throw new UsageError(`contract: --level takes interface or stand-in, not "${given}"`);
 }
 
-type CheckedLevel = TokenLevel;
-/** The interface's two access levels, which the checker knows how to judge. */
-const CHECKED_LEVELS: readonly string[] = TOKEN_LEVELS;
-
-/** `--token status=abc --token quantity=def`: level first, so a token may contain `=`. */
-function parseTokens(args: ParsedArgs): Partial<Record<CheckedLevel, string>> {
+/**
+ * `--token status=abc --token quantity=def`: level first, so a token may contain `=`. A level is
+ * one of the interface's two, or one that the spec's views declare (`public`, `staff`).
+ */
+function parseTokens(args: ParsedArgs, spec: LoadedSpec): Readonly<Record<string, string>> {
   const given = args.flags['token'];
-  const tokens: Partial<Record<CheckedLevel, string>> = {};
+  const known = [...new Set([...TOKEN_LEVELS, ...readDeclared(spec.dereferenced).levels])];
+  const tokens: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const grant of Array.isArray(given) ? given : []) {
     const text = String(grant);
     const at = text.indexOf('=');
     const level = text.slice(0, at);
-    if (at < 1 || !CHECKED_LEVELS.includes(level) || at === text.length - 1) {
+    if (at < 1 || !known.includes(level) || at === text.length - 1) {
       throw new UsageError(
-        `contract: --token takes LEVEL=TOKEN with LEVEL status or quantity, not "${text.replace(/=.*/, '=…')}"`,
+        `contract: --token takes LEVEL=TOKEN with LEVEL ${known.join(', ')}, not "${text.replace(/=.*/, '=…')}"`,
       );
     }
-    tokens[level as CheckedLevel] = text.slice(at + 1);
+    tokens[level] = text.slice(at + 1);
   }
   return tokens;
 }

@@ -1,6 +1,7 @@
 /** @module Each filter keeps exactly the matching items: judged against the unfiltered walk. */
 import type { Check, CheckContext, Failure, Findings, Level } from '../check.ts';
 import { found, judgedSetting } from '../check.ts';
+import { describeRequest } from '../describe-exchange.ts';
 import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
 import {
   COLLECTIONS,
@@ -14,52 +15,76 @@ import {
   type Collection,
   type Item,
 } from '../walk.ts';
-import { learnedItems } from './pagination.ts';
+import { labelsOf, learnedItems, readerOf } from './pagination.ts';
 
 type Query = Readonly<Record<string, string | number>>;
 
 /** Characters that regular expressions, SQL LIKE or globs treat as special: each must be literal. */
 const SPECIAL_NEEDLES = ['%', '_', '*', '?', '.', '(', '[', '\\', '^', '$', '+', '|', '.*', '%a'];
 
-/** The interface gives /v1/stock its filters; /v1/products has them by PRODUCT.md's decision. */
+/**
+ * The interface gives /v1/stock its filters, and a spec its declared lists'; /v1/products has
+ * them by PRODUCT.md's decision.
+ */
 function filterLevel(collection: Collection, source: string): { level: Level; source: string } {
+  if (collection.origin === 'declared') {
+    return { level: 'interface', source: `the spec: ${collection.path}, x-stockmock filters` };
+  }
   return collection === STOCK
     ? { level: 'interface', source }
     : { level: 'stand-in', source: 'PRODUCT.md: /v1/products payload (same filters)' };
 }
 
-/** Names come from /v1/products (PRODUCT.md's records); a service without them cannot be judged. */
-const NO_NAMES: Findings = {
-  failures: [],
-  skipped: 'the product records give no `name` to judge the name filter with',
-};
+/**
+ * Names come from /v1/products (PRODUCT.md's records), a declared list's from its label; a
+ * service without them cannot be judged.
+ */
+function noNames(collection: Collection): Findings {
+  return {
+    failures: [],
+    skipped:
+      collection.origin === 'declared'
+        ? 'no level with a token sees the label that the name filter searches'
+        : 'the product records give no `name` to judge the name filter with',
+  };
+}
+
+/** The parameter of the name filter: `name`, or the one a declared list gives its label. */
+function nameParameter(collection: Collection): string {
+  return collection.labelFilter ?? 'name';
+}
 
 /** Learned items with their id and name (a stock item's name comes from the product list). */
 function entries(context: CheckContext, collection: Collection) {
+  const labels = labelsOf(context, collection);
   return learnedItems(context, collection).flatMap((item) => {
     const id = idOf(collection, item);
     if (id === undefined) return [];
-    return [{ item, id, name: context.learned.names.get(id) ?? '' }];
+    return [{ item, id, name: labels.get(id) ?? '' }];
   });
 }
 
-interface Filtered {
+export interface Filtered {
   readonly got: readonly (number | undefined)[];
   readonly request: string;
   readonly failures: readonly Failure[];
 }
 
-/** Walks a filtered list at limit=100, stopping once it holds more than `maxItems`. */
-async function walkFiltered(
+/** Walks a filtered list at its largest page size, stopping once it holds more than `maxItems`. */
+export async function walkFiltered(
   context: CheckContext,
   collection: Collection,
   query: Query,
   maxItems: number,
-  limit = 100,
+  limit = collection.limits.max,
+  as = readerOf(context, collection),
 ): Promise<Filtered> {
   const path = withQuery(collection.path, { ...query, limit });
-  const walked = await context.walk(path, context.primary, { maxItems });
-  const request = `GET ${path} and its next links (${context.primary} token)`;
+  const walked = await context.walk(path, as, { maxItems });
+  const request = describeRequest({ method: 'GET', url: path, as }).replace(
+    ' (',
+    ' and its next links (',
+  );
   return {
     got: idsOf(collection, walked.items),
     request,
@@ -68,7 +93,7 @@ async function walkFiltered(
 }
 
 /** Failures when a filtered walk does not hold exactly `expected`. */
-function exactly(query: Query, filtered: Filtered, expected: readonly number[]): Failure[] {
+export function exactly(query: Query, filtered: Filtered, expected: readonly number[]): Failure[] {
   const extra = idsNotIn(filtered.got, expected);
   const missing = idsNotIn(expected, filtered.got);
   if (filtered.failures.length > 0 || (extra.length === 0 && missing.length === 0)) {
@@ -197,7 +222,7 @@ async function computeNameVerdicts(
     listed.filter((_, index) => names[index]?.includes(needle)).map((entry) => entry.id);
   return Promise.all(
     [
-      ...pickNeedles([...context.learned.names.values()]),
+      ...pickNeedles([...labelsOf(context, collection).values()]),
       ...edgeNeedles(
         listed.map((entry) => entry.name),
         listed.map((entry) => entry.id),
@@ -206,7 +231,12 @@ async function computeNameVerdicts(
       const looseIds = idsWhere(loose, foldLoosely(needle));
       return {
         needle,
-        filtered: await walkFiltered(context, collection, { name: needle }, looseIds.length),
+        filtered: await walkFiltered(
+          context,
+          collection,
+          { [nameParameter(collection)]: needle },
+          looseIds.length,
+        ),
         // Code point for code point: a literal filter that does not normalize still keeps these.
         exact: idsWhere(
           listed.map((entry) => entry.name),
@@ -233,11 +263,11 @@ function caseRuleOf(verdicts: readonly NameVerdict[]): string {
 function nameFilter(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.name`,
-    title: `${collection.path}?name=…: a literal substring of the name (any case rule)`,
+    title: `${collection.path}?${nameParameter(collection)}=…: a literal substring of the name (any case rule)`,
     ...filterLevel(collection, 'interface: GET /v1/stock, `name` (substring match)'),
     needs: [],
     async run(context): Promise<Findings> {
-      if (context.learned.names.size === 0) return NO_NAMES;
+      if (labelsOf(context, collection).size === 0) return noNames(collection);
       const verdicts = await nameVerdicts(context, collection);
       const failures: Failure[] = [];
       for (const { needle, filtered, exact, loose } of verdicts) {
@@ -252,7 +282,7 @@ function nameFilter(collection: Collection): Check {
             expected: `only names containing ${JSON.stringify(needle)}: at most ${String(loose.length)} items`,
             actual: `also ids ${someIds(foreign)}: ${foreign
               .slice(0, 3)
-              .map((id) => JSON.stringify(context.learned.names.get(id ?? -1) ?? '?'))
+              .map((id) => JSON.stringify(labelsOf(context, collection).get(id ?? -1) ?? '?'))
               .join(', ')}`,
           });
         }
@@ -279,11 +309,11 @@ function nameFilter(collection: Collection): Check {
 function nameLinks(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.name-links`,
-    title: `${collection.path}?name=…: following next keeps the name filter (a needle with a space, over several pages)`,
+    title: `${collection.path}?${nameParameter(collection)}=…: following next keeps the name filter (a needle with a space, over several pages)`,
     ...filterLevel(collection, 'interface: Pagination (links), GET /v1/stock `name`'),
     needs: [],
     async run(context): Promise<Findings> {
-      if (context.learned.names.size === 0) return NO_NAMES;
+      if (labelsOf(context, collection).size === 0) return noNames(collection);
       const listed = entries(context, collection);
       const names = listed.map((entry) => entry.name);
       const count = (needle: string) => names.filter((name) => name.includes(needle)).length;
@@ -310,7 +340,7 @@ function nameLinks(collection: Collection): Check {
       const filtered = await walkFiltered(
         context,
         collection,
-        { name: needle },
+        { [nameParameter(collection)]: needle },
         loose.length,
         perPage,
       );
@@ -334,12 +364,12 @@ function nameLinks(collection: Collection): Check {
 function nameCase(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.name-case-insensitive`,
-    title: `${collection.path}?name=…: the stand-in's case rule (case-insensitive with Unicode case folding, unless it matches case)`,
+    title: `${collection.path}?${nameParameter(collection)}=…: the stand-in's case rule (case-insensitive with Unicode case folding, unless it matches case)`,
     level: 'stand-in',
     source: 'PRODUCT.md: `name` filter',
     needs: [],
     async run(context) {
-      if (context.learned.names.size === 0) return NO_NAMES;
+      if (labelsOf(context, collection).size === 0) return noNames(collection);
       const verdicts = (await nameVerdicts(context, collection)).filter(
         (v) => v.filtered.failures.length === 0,
       );
@@ -419,7 +449,7 @@ function combinedFilters(collection: Collection): Check {
     ),
     needs: [],
     async run(context) {
-      if (context.learned.names.size === 0) return NO_NAMES;
+      if (labelsOf(context, collection).size === 0) return noNames(collection);
       const listed = entries(context, collection);
       // A piece of a served name as written: whatever the case rule, its own item matches.
       const needle = listed.find((entry) => entry.name.length >= 4)?.name.slice(0, 3);
@@ -456,12 +486,17 @@ function combinedFilters(collection: Collection): Check {
   };
 }
 
+/** The checks of a name filter: the interface's, or a declared list's contains filter on its label. */
+export const nameChecksOf = (collection: Collection): Check[] => [
+  nameFilter(collection),
+  nameLinks(collection),
+  nameCase(collection),
+];
+
 export const filterChecks: readonly Check[] = [
   statusFilter,
   ...COLLECTIONS.flatMap((collection) => [
-    nameFilter(collection),
-    nameLinks(collection),
-    nameCase(collection),
+    ...nameChecksOf(collection),
     idFilter(collection),
     combinedFilters(collection),
   ]),

@@ -1,5 +1,6 @@
 /** @module Page size, links, and walking `next`: for /v1/stock and /v1/products alike. */
 import type { Check, CheckContext, Failure } from '../check.ts';
+import type { Credentials } from '../target-client.ts';
 import { found, judgedSetting } from '../check.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import {
@@ -12,6 +13,8 @@ import {
   readPage,
   resolveLink,
   someIds,
+  INTERFACE_LIMITS,
+  PRODUCTS,
   STOCK,
   withQuery,
   type Collection,
@@ -21,35 +24,58 @@ import {
 } from '../walk.ts';
 
 /** The interface's page sizes: default 10, maximum 100. */
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = INTERFACE_LIMITS.default;
+export const MAX_LIMIT = INTERFACE_LIMITS.max;
 
 type Query = Readonly<Record<string, string | number>>;
 
+/** The unfiltered list, as the level that reads it where any will do saw it. */
 export function learnedItems(context: CheckContext, collection: Collection): readonly Item[] {
-  return collection.name === 'stock'
+  if (collection.origin === 'declared') {
+    return context.learned.declared.get(collection.path)?.items ?? [];
+  }
+  return collection === STOCK
     ? (context.learned.stock.get(context.primary) ?? [])
     : context.learned.products;
 }
 
+/** Who reads a list where any level will do. */
+export function readerOf(context: CheckContext, collection: Collection): Credentials {
+  if (collection.origin === 'declared') {
+    return context.learned.declared.get(collection.path)?.holder ?? 'none';
+  }
+  return context.primary;
+}
+
+/** Items' labels (names) by id: the product list's names, or a declared list's labels. */
+export function labelsOf(
+  context: CheckContext,
+  collection: Collection,
+): ReadonlyMap<number, string> {
+  return collection.origin === 'declared'
+    ? (context.learned.declared.get(collection.path)?.labels ?? new Map<number, string>())
+    : context.learned.names;
+}
+
 /** A limit that gives about three pages, so that first, middle and last pages all occur. */
-function threePageLimit(total: number): number {
-  return Math.min(MAX_LIMIT, Math.max(1, Math.ceil(total / 3)));
+function threePageLimit(total: number, collection: Collection): number {
+  return Math.min(collection.limits.max, Math.max(1, Math.ceil(total / 3)));
 }
 
 /**
  * Limits that reach the edges of paging: the default, about three pages, an odd size, one that
  * divides the total exactly (the last page is full), and the whole list on a single page.
  */
-function edgeLimits(total: number): (number | undefined)[] {
-  const limits = new Set<number | undefined>([undefined, threePageLimit(total), 7]);
-  for (let limit = Math.min(MAX_LIMIT, Math.floor(total / 2)); limit >= 2; limit -= 1) {
+function edgeLimits(total: number, collection: Collection): (number | undefined)[] {
+  const max = collection.limits.max;
+  const limits = new Set<number | undefined>([undefined, threePageLimit(total, collection), 7]);
+  for (let limit = Math.min(max, Math.floor(total / 2)); limit >= 2; limit -= 1) {
     if (total % limit === 0) {
       limits.add(limit);
       break;
     }
   }
-  if (total >= 1 && total <= MAX_LIMIT) limits.add(total);
+  if (total >= 1 && total <= max) limits.add(total);
   return [...limits];
 }
 
@@ -61,18 +87,18 @@ function atLimit(query: Query, limit: number | undefined): Query {
 /** The walks whose links are judged: unfiltered, and filtered so that it still has pages. */
 function linkWalks(context: CheckContext, collection: Collection): Query[] {
   const items = learnedItems(context, collection);
-  const walks: Query[] = [{ limit: threePageLimit(items.length) }];
+  const walks: Query[] = [{ limit: threePageLimit(items.length, collection) }];
   if (collection === STOCK) {
     const counts = new Map<string, number>();
     for (const item of items)
       counts.set(String(item['status']), (counts.get(String(item['status'])) ?? 0) + 1);
     const [status, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
     if (status !== undefined && count !== undefined && count >= 2) {
-      walks.push({ status, limit: threePageLimit(count) });
+      walks.push({ status, limit: threePageLimit(count, collection) });
     }
   }
   // A name filter too: its links must keep it. The rarest common letter keeps the walk short.
-  const names = [...context.learned.names.values()].map((name) => name.toLowerCase());
+  const names = [...labelsOf(context, collection).values()].map((name) => name.toLowerCase());
   const [letter, count] =
     ['a', 'e', 'i', 'o', 'r', 's', 't', 'n']
       .map(
@@ -81,8 +107,8 @@ function linkWalks(context: CheckContext, collection: Collection): Query[] {
       )
       .filter(([, matches]) => matches >= 3)
       .sort((a, b) => a[1] - b[1])[0] ?? [];
-  if (letter !== undefined && count !== undefined) {
-    walks.push({ name: letter, limit: threePageLimit(count) });
+  if (letter !== undefined && count !== undefined && collection.labelFilter !== undefined) {
+    walks.push({ [collection.labelFilter]: letter, limit: threePageLimit(count, collection) });
   }
   return walks;
 }
@@ -98,14 +124,16 @@ function pageSize(collection: Collection): Check {
       const total = learnedItems(context, collection).length;
       const failures: Failure[] = [];
       const cases: [number | undefined, number][] = [
-        [undefined, DEFAULT_LIMIT],
+        [undefined, collection.limits.default],
         [1, 1],
         [3, 3],
-        [MAX_LIMIT, MAX_LIMIT],
+        [collection.limits.max, collection.limits.max],
       ];
       for (const [limit, expected] of cases) {
         const path = withQuery(collection.path, atLimit({}, limit));
-        const page = readPage(await context.client.request({ path, as: context.primary }));
+        const page = readPage(
+          await context.client.request({ path, as: readerOf(context, collection) }),
+        );
         if (isFailure(page)) {
           failures.push(page);
           continue;
@@ -136,10 +164,14 @@ function walksAll(collection: Collection): Check {
     async run(context) {
       const expected = idsOf(collection, learnedItems(context, collection));
       const failures: Failure[] = [];
-      for (const limit of edgeLimits(expected.length)) {
+      for (const limit of edgeLimits(expected.length, collection)) {
         const path = withQuery(collection.path, atLimit({}, limit));
-        const walked = await context.walk(path, context.primary);
-        const request = `GET ${path} and its next links (${context.primary} token)`;
+        const walked = await context.walk(path, readerOf(context, collection));
+        const request = describeRequest({
+          method: 'GET',
+          url: path,
+          as: readerOf(context, collection),
+        }).replace(/ \(/, ' and its next links (');
         failures.push(...walked.failures, ...duplicateFailures(collection, walked, request));
         if (walked.failures.length > 0) continue;
         const got = idsOf(collection, walked.items);
@@ -188,7 +220,8 @@ function order(collection: Collection): Check {
     needs: [],
     async run(context) {
       const ids = idsOf(collection, learnedItems(context, collection));
-      const names = ids.map((id) => context.learned.names.get(id ?? -1));
+      const labels = labelsOf(context, collection);
+      const names = ids.map((id) => labels.get(id ?? -1));
       const byId = ids.every((id, index) => index === 0 || (id ?? 0) > (ids[index - 1] ?? 0));
       const byNameAs = (text: (name: string) => string): boolean =>
         names.every((name) => name !== undefined) &&
@@ -220,12 +253,14 @@ function order(collection: Collection): Check {
 }
 
 /** Reads pages by URL once per check: links repeat across the pages of a walk. */
-function pageReader(context: CheckContext) {
+function pageReader(context: CheckContext, collection: Collection) {
   const pages = new Map<string, Promise<ListPage | Failure>>();
   return (url: string): Promise<ListPage | Failure> => {
     let page = pages.get(url);
     if (page === undefined) {
-      page = context.client.request({ path: url, as: context.primary }).then(readPage);
+      page = context.client
+        .request({ path: url, as: readerOf(context, collection) })
+        .then(readPage);
       pages.set(url, page);
     }
     return page;
@@ -244,7 +279,7 @@ async function linkFailures(
   collection: Collection,
   walked: Walk,
 ): Promise<Failure[]> {
-  const read = pageReader(context);
+  const read = pageReader(context, collection);
   const failures: Failure[] = [...walked.failures];
   const pages = walked.pages;
   const lastPage = pages.at(-1);
@@ -303,10 +338,13 @@ function links(collection: Collection): Check {
     async run(context) {
       const failures: Failure[] = [];
       for (const query of linkWalks(context, collection)) {
-        const walked = await context.walk(withQuery(collection.path, query), context.primary);
+        const walked = await context.walk(
+          withQuery(collection.path, query),
+          readerOf(context, collection),
+        );
         failures.push(...(await linkFailures(context, collection, walked)));
       }
-      if (collection === STOCK) failures.push(...(await emptyListFailures(context)));
+      if (collection !== PRODUCTS) failures.push(...(await emptyListFailures(context, collection)));
       return found(failures.slice(0, 10));
     },
   };
@@ -316,9 +354,15 @@ function links(collection: Collection): Check {
  * A list that nothing matches (a name filter, which the interface gives /v1/stock): one empty
  * page, no neighbours, and a `first` or `last`, where given, that leads to an empty page too.
  */
-async function emptyListFailures(context: CheckContext): Promise<Failure[]> {
-  const empty = withQuery(STOCK.path, { name: 'zq-no-such-name-zq' });
-  const page = readPage(await context.client.request({ path: empty, as: context.primary }));
+async function emptyListFailures(
+  context: CheckContext,
+  collection: Collection,
+): Promise<Failure[]> {
+  if (collection.labelFilter === undefined) return [];
+  const empty = withQuery(collection.path, { [collection.labelFilter]: 'zq-no-such-name-zq' });
+  const page = readPage(
+    await context.client.request({ path: empty, as: readerOf(context, collection) }),
+  );
   if (isFailure(page)) return [page];
   if (page.data.length > 0 || page.links.prev !== null || page.links.next !== null) {
     return [
@@ -334,7 +378,10 @@ async function emptyListFailures(context: CheckContext): Promise<Failure[]> {
     const link = page.links[name];
     if (link === null) continue;
     const reached = readPage(
-      await context.client.request({ path: resolveLink(link, page), as: context.primary }),
+      await context.client.request({
+        path: resolveLink(link, page),
+        as: readerOf(context, collection),
+      }),
     );
     if (isFailure(reached) || reached.data.length > 0) {
       failures.push({
@@ -391,7 +438,10 @@ function linksAsStandIn(collection: Collection): Check {
         }
       };
       for (const query of linkWalks(context, collection)) {
-        const walked = await context.walk(withQuery(collection.path, query), context.primary);
+        const walked = await context.walk(
+          withQuery(collection.path, query),
+          readerOf(context, collection),
+        );
         const pages = Math.max(1, Math.ceil(walked.items.length / Number(query['limit'])));
         walked.pages.forEach((page, index) => {
           judge(page, index, pages, query, []);
@@ -400,14 +450,13 @@ function linksAsStandIn(collection: Collection): Check {
       // The default limit, asked for by leaving it out: PRODUCT.md's links keep the request's
       // limit, so they may write the default or leave it out too. The first page tells.
       const first = readPage(
-        await context.client.request({ path: collection.path, as: context.primary }),
+        await context.client.request({ path: collection.path, as: readerOf(context, collection) }),
       );
       if (isFailure(first)) failures.push(first);
       else {
         const total = learnedItems(context, collection).length;
-        judge(first, 0, Math.max(1, Math.ceil(total / DEFAULT_LIMIT)), { limit: DEFAULT_LIMIT }, [
-          'limit',
-        ]);
+        const limit = collection.limits.default;
+        judge(first, 0, Math.max(1, Math.ceil(total / limit)), { limit }, ['limit']);
       }
       return found(failures.slice(0, 10));
     },
@@ -441,10 +490,10 @@ function pastTheEnd(collection: Collection): Check {
     async run(context) {
       const failures: Failure[] = [];
       const total = learnedItems(context, collection).length;
-      const limit = threePageLimit(total);
+      const limit = threePageLimit(total, collection);
       for (const page of [Math.max(1, Math.ceil(total / limit)) + 1, 100_000]) {
         const path = withQuery(collection.path, { limit, page });
-        const exchange = await context.client.request({ path, as: context.primary });
+        const exchange = await context.client.request({ path, as: readerOf(context, collection) });
         const status = exchange.kind === 'response' ? exchange.response.status : 0;
         if (status >= 400 && status < 500) continue;
         const read = readPage(exchange);
@@ -453,7 +502,10 @@ function pastTheEnd(collection: Collection): Check {
           continue;
         }
         // Open: no items, or the last page again (a service may clamp the page); but no next.
-        const walked = await context.walk(withQuery(collection.path, { limit }), context.primary);
+        const walked = await context.walk(
+          withQuery(collection.path, { limit }),
+          readerOf(context, collection),
+        );
         const lastItems = walked.pages.at(-1)?.data ?? [];
         const clamped = sameIds(collection, read.data, lastItems);
         if ((read.data.length > 0 && !clamped) || read.links.next !== null) {
@@ -480,10 +532,10 @@ function pastTheEndAsStandIn(collection: Collection): Check {
     needs: [],
     async run(context) {
       const total = learnedItems(context, collection).length;
-      const limit = threePageLimit(total);
+      const limit = threePageLimit(total, collection);
       const last = Math.max(1, Math.ceil(total / limit));
       const path = withQuery(collection.path, { limit, page: last + 1 });
-      const exchange = await context.client.request({ path, as: context.primary });
+      const exchange = await context.client.request({ path, as: readerOf(context, collection) });
       const read = readPage(exchange);
       const prev = isFailure(read) ? undefined : pageNumberOf(read.links.prev, read);
       const empty =
@@ -509,7 +561,8 @@ function pastTheEndAsStandIn(collection: Collection): Check {
   };
 }
 
-export const paginationChecks: readonly Check[] = COLLECTIONS.flatMap((collection) => [
+/** The paging checks of one list: the interface's own, or one the spec declares. */
+export const paginationChecksOf = (collection: Collection): Check[] => [
   pageSize(collection),
   walksAll(collection),
   order(collection),
@@ -517,4 +570,6 @@ export const paginationChecks: readonly Check[] = COLLECTIONS.flatMap((collectio
   linksAsStandIn(collection),
   pastTheEnd(collection),
   pastTheEndAsStandIn(collection),
-]);
+];
+
+export const paginationChecks: readonly Check[] = COLLECTIONS.flatMap(paginationChecksOf);

@@ -1,0 +1,476 @@
+/**
+ * @module The checks of the lists and items a spec declares (`x-stockmock`) beyond the
+ * interface's: the paging and name-filter checks the interface's lists get, and checks of their
+ * own for each declared filter by its match kind, for what each level's view shows, and for the
+ * single item against the list item. Every expectation comes from the declaration, read by the
+ * checker (../declared.ts), and from the unfiltered walks.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Check, CheckContext, Failure, Findings } from '../check.ts';
+import { found } from '../check.ts';
+import {
+  memberOf,
+  viewFor,
+  type Declared,
+  type DeclaredFilter,
+  type DeclaredItem,
+  type DeclaredList,
+  type DeclaredRecord,
+  type DeclaredView,
+} from '../declared.ts';
+import { describeRequest, failureOf } from '../describe-exchange.ts';
+import { readerName, readersOf } from '../learn.ts';
+import { foldLoosely } from '../oracle/fold-case.ts';
+import { judgeValue } from '../oracle/parameter-rules.ts';
+import { holderOf, type Credentials } from '../target-client.ts';
+import { idOf, idsNotIn, someIds, type Item } from '../walk.ts';
+import { exactly, nameChecksOf, walkFiltered } from './filters.ts';
+import { paginationChecksOf } from './pagination.ts';
+import { sample } from './single-item.ts';
+
+/** Where a declared list's checks take their rule from. */
+function sourceOf(path: string, what: string): string {
+  return `the spec: ${path}, x-stockmock ${what}`;
+}
+
+/** Why a declared list cannot be read: no token for a level its views name. */
+function noReader(context: CheckContext, list: DeclaredList): string | undefined {
+  if (context.learned.declared.get(list.collection.path)?.holder !== undefined) return undefined;
+  const levels = list.views.kind === 'per-level' ? [...list.views.byLevel.keys()] : ['any level'];
+  return `needs a token of a level ${list.collection.path} has a view for: ${levels.join(' or ')} (--token ${levels[0] ?? 'LEVEL'}=TOKEN)`;
+}
+
+/** A check of a declared list, skipped with the reason while no token can read the list. */
+function guarded(check: Check, list: DeclaredList): Check {
+  return {
+    ...check,
+    async run(context) {
+      const why = noReader(context, list);
+      return why === undefined ? check.run(context) : { failures: [], skipped: why };
+    },
+  };
+}
+
+// ---- filters by match kind --------------------------------------------------------------------
+
+/** Whether a served value passes a filter written as `text`. */
+function keeps(filter: DeclaredFilter, value: unknown, text: string): boolean {
+  switch (filter.match) {
+    case 'exact':
+      return (
+        (typeof value === 'string' && value === text) ||
+        ((typeof value === 'number' || typeof value === 'boolean') && String(value) === text)
+      );
+    case 'min':
+      return typeof value === 'number' && value >= Number(text);
+    case 'max':
+      return typeof value === 'number' && value <= Number(text);
+    case 'contains':
+      return typeof value === 'string' && value.includes(text);
+  }
+}
+
+/** Whether the loosest correct reading keeps it (a `contains` may fold case and accents). */
+function mayKeep(filter: DeclaredFilter, value: unknown, text: string): boolean {
+  return filter.match === 'contains'
+    ? typeof value === 'string' && foldLoosely(value).includes(foldLoosely(text))
+    : keeps(filter, value, text);
+}
+
+/**
+ * Values that tell a working filter from one that ignores its parameter or reads it otherwise:
+ * served values that keep some items but not all (a bound at a served number, so that whether it
+ * is inclusive shows), and a piece of a served text for `contains`.
+ */
+function probeValues(filter: DeclaredFilter, values: readonly unknown[]): string[] {
+  const counts = new Map<string, number>();
+  for (const value of values) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
+    }
+  }
+  const byCount = [...counts].sort((a, b) => a[1] - b[1]).map(([text]) => text);
+  if (filter.match === 'exact') {
+    const narrowing = byCount.filter((text) => (counts.get(text) ?? 0) < values.length);
+    // A piece of a served text too: equal is not "contains" nor "starts with".
+    const text = values.find((value) => typeof value === 'string' && value.length >= 2);
+    const piece = typeof text === 'string' ? text.slice(0, -1) : undefined;
+    return [...new Set([narrowing[0], narrowing.at(-1), byCount[0], piece])].filter(
+      (probe) => probe !== undefined,
+    );
+  }
+  if (filter.match === 'contains') {
+    const texts = values.filter((value) => typeof value === 'string' && value.length >= 3);
+    const middle = texts[Math.floor(texts.length / 2)];
+    if (typeof middle !== 'string') return [];
+    const start = Math.floor((middle.length - 3) / 2);
+    return [middle.slice(start, start + 3), middle];
+  }
+  const numbers = values.filter((value) => typeof value === 'number').sort((a, b) => a - b);
+  return [
+    ...new Set([numbers[Math.floor(numbers.length / 2)], numbers[1], numbers.at(-2)]),
+  ].flatMap((value) => (value === undefined ? [] : [String(value)]));
+}
+
+/**
+ * A declared filter on a field that some level with a token sees: for each probe value, the
+ * filtered walk holds every item the filter keeps by its match kind, and no item that even the
+ * loosest reading would not keep. The label's `contains` filter has the name checks instead.
+ */
+function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
+  const { path } = list.collection;
+  return {
+    id: `filters.${path}.${filter.parameter}`,
+    title: `${path}?${filter.parameter}=…: the items whose ${filter.field} ${MATCH_WORDS[filter.match]}`,
+    level: 'interface',
+    source: sourceOf(path, `filters (${filter.parameter}: ${filter.match})`),
+    needs: [],
+    async run(context): Promise<Findings> {
+      const learned = context.learned.declared.get(path);
+      const seer = [...(learned?.byLevel ?? [])].find(([level]) => {
+        const view = viewFor(list.views, level);
+        return view !== undefined && memberOf(view, filter.field) !== undefined;
+      });
+      const view = seer === undefined ? undefined : viewFor(list.views, seer[0]);
+      const member = view === undefined ? undefined : memberOf(view, filter.field);
+      if (seer === undefined || member === undefined) {
+        return {
+          failures: [],
+          skipped: `no level with a token sees ${filter.field}, so what the filter keeps cannot be told`,
+        };
+      }
+      const [level, items] = seer;
+      const as: Credentials = level === 'none' ? 'none' : holderOf(level);
+      const keyed = items.flatMap((item) => {
+        const key = idOf(list.collection, item);
+        return key === undefined ? [] : [{ key, value: item[member] }];
+      });
+      const failures: Failure[] = [];
+      const probes = probeValues(
+        filter,
+        keyed.map((entry) => entry.value),
+      ).filter((text) => judgeValue(filter.schema, text) === 'valid');
+      for (const text of probes) {
+        const query = { [filter.parameter]: text };
+        const strict = keyed.filter((e) => keeps(filter, e.value, text)).map((e) => e.key);
+        const loose = keyed.filter((e) => mayKeep(filter, e.value, text)).map((e) => e.key);
+        const filtered = await walkFiltered(
+          context,
+          list.collection,
+          query,
+          loose.length,
+          undefined,
+          as,
+        );
+        if (filter.match !== 'contains') {
+          failures.push(...exactly(query, filtered, strict));
+          continue;
+        }
+        failures.push(...filtered.failures);
+        const foreign = idsNotIn(filtered.got, loose);
+        const missed = idsNotIn(strict, filtered.got);
+        if (filtered.failures.length === 0 && (foreign.length > 0 || missed.length > 0)) {
+          failures.push({
+            message: `${filter.parameter}=${JSON.stringify(text)} does not keep the items whose ${filter.field} contains it`,
+            request: filtered.request,
+            expected: `ids ${someIds(strict, 8)}`,
+            actual: `ids ${someIds(filtered.got)}; not containing it: ${someIds(foreign)}; missing: ${someIds(missed)}`,
+          });
+        }
+      }
+      return found(failures.slice(0, 10));
+    },
+  };
+}
+
+const MATCH_WORDS = {
+  exact: 'is the value',
+  contains: 'holds the text',
+  min: 'is at least the value',
+  max: 'is at most the value',
+} as const;
+
+const NO_ITEMS: ReadonlyMap<string, readonly Item[]> = new Map();
+
+// ---- views ------------------------------------------------------------------------------------
+
+/**
+ * The record fields a target shows: the declared ones, and those a `rest` view showed beyond its
+ * members (a record's extra fields). A member outside a view that is one of these is a leak; any
+ * other extra member (a link, a timestamp) is the target's to add.
+ */
+function recordFieldsSeen(
+  record: DeclaredRecord,
+  views: DeclaredList['views'],
+  byLevel: ReadonlyMap<string, readonly Item[]>,
+): Set<string> {
+  const fields = new Set(record.fields);
+  for (const [level, items] of byLevel) {
+    const view = viewFor(views, level);
+    if (view?.rest !== true) continue;
+    for (const item of items) {
+      for (const member of Object.keys(item)) if (!view.members.has(member)) fields.add(member);
+    }
+  }
+  return fields;
+}
+
+/** What is wrong with one item as a level sees it through `view`, in words. */
+function viewProblems(
+  item: Item,
+  view: DeclaredView,
+  record: DeclaredRecord,
+  fields: ReadonlySet<string>,
+): string[] {
+  const problems: string[] = [];
+  const shownFields = new Set(view.members.values());
+  for (const member of Object.keys(item)) {
+    if (view.members.has(member)) continue;
+    const viaRest = view.rest && !view.omit.has(member) && !shownFields.has(member);
+    if (!viaRest && fields.has(member)) problems.push(`shows ${member}, which its view does not`);
+  }
+  for (const [member, field] of view.members) {
+    if (record.required.has(field) && !(member in item)) problems.push(`lacks ${member}`);
+  }
+  if (view.rest) {
+    for (const field of record.required) {
+      if (!view.omit.has(field) && !shownFields.has(field) && !(field in item)) {
+        problems.push(`lacks ${field}, which the rest of the record shows`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Failures for the items a level saw through a view, a few at most. */
+function viewFailures(
+  items: readonly Item[],
+  view: DeclaredView,
+  record: DeclaredRecord,
+  fields: ReadonlySet<string>,
+  request: string,
+  level: string,
+): Failure[] {
+  return items.flatMap((item) => {
+    const problems = viewProblems(item, view, record, fields);
+    return problems.length === 0
+      ? []
+      : [
+          {
+            message: `The ${level} level ${problems.join(', ')}`,
+            request,
+            expected: `members ${[...view.members.keys()].join(', ')}${view.rest ? ', and the rest of the record' : ' only'}`,
+            actual: JSON.stringify(item).slice(0, 300),
+          },
+        ];
+  });
+}
+
+/**
+ * Each level sees exactly what its view declares: no field of the record beyond it (a leak to
+ * the wrong level), every member a record always has; and two levels that show the same field
+ * of an item show the same value.
+ */
+function viewsCheck(list: DeclaredList): Check {
+  const { path } = list.collection;
+  return {
+    id: `views.${path}`,
+    title: `${path}: each level sees the members its view declares, and no other field of the record`,
+    level: 'interface',
+    source: sourceOf(path, 'views'),
+    needs: [],
+    async run(context) {
+      const byLevel = context.learned.declared.get(path)?.byLevel ?? NO_ITEMS;
+      const fields = recordFieldsSeen(list.record, list.views, byLevel);
+      const failures: Failure[] = [];
+      const shown = new Map<string, Map<number, unknown>>();
+      for (const [level, items] of byLevel) {
+        const view = viewFor(list.views, level);
+        if (view === undefined) continue;
+        const request = `GET ${path}?limit=${String(list.collection.limits.max)} and its next links (${level} token)`;
+        failures.push(...viewFailures(items, view, list.record, fields, request, level));
+        for (const item of items) {
+          const key = idOf(list.collection, item);
+          if (key === undefined) continue;
+          for (const [member, field] of view.members) {
+            if (!(member in item)) continue;
+            const values = shown.get(field) ?? new Map<number, unknown>();
+            shown.set(field, values);
+            if (values.has(key) && !isDeepStrictEqual(values.get(key), item[member])) {
+              failures.push({
+                message: `Item ${String(key)} shows another ${field} to the ${level} level than to another level`,
+                request,
+                expected: JSON.stringify(values.get(key)),
+                actual: JSON.stringify(item[member]),
+              });
+            }
+            values.set(key, item[member]);
+          }
+        }
+      }
+      return found(failures.slice(0, 10), `levels ${[...byLevel.keys()].join(', ')}`);
+    },
+  };
+}
+
+// ---- single items -----------------------------------------------------------------------------
+
+/** The item path with a key in place of its parameter. */
+function itemPath(item: DeclaredItem, key: number | string): string {
+  return item.path.replace(`{${item.parameter}}`, encodeURIComponent(String(key)));
+}
+
+/**
+ * A declared item answers each listed item by its key, as the list shows it (the members both
+ * views show of the same field agree; the item's own view is judged as the list's is), and a
+ * key that no item has is a 404.
+ */
+function singleCheck(item: DeclaredItem, list: DeclaredList): Check {
+  return guarded(
+    {
+      id: `single.${item.path}`,
+      title: `${item.path}: each listed item by its key, as the list shows it; an unknown key is a 404`,
+      level: 'interface',
+      source: `${sourceOf(item.path, 'item')}; RFC 9110 §15.5.5`,
+      needs: [],
+      async run(context) {
+        const learned = context.learned.declared.get(list.collection.path);
+        const fields = recordFieldsSeen(list.record, list.views, learned?.byLevel ?? NO_ITEMS);
+        const failures: Failure[] = [];
+        const readers = readersOf(item, context.holders);
+        for (const reader of readers) {
+          const level = readerName(reader);
+          const listed = learned?.byLevel.get(level);
+          const itemView = viewFor(item.views, level);
+          const listView = viewFor(list.views, level);
+          if (listed === undefined || itemView === undefined || listView === undefined) continue;
+          for (const entry of sample(listed, 8)) {
+            const key = idOf(list.collection, entry);
+            if (key === undefined) continue;
+            failures.push(
+              ...(await compareItem(context, { item, key, reader, entry, fields, list })),
+            );
+          }
+        }
+        const keys = (learned?.items ?? []).map((entry) => idOf(list.collection, entry) ?? 0);
+        const unknown = itemPath(item, Math.max(0, ...keys) + 1);
+        const as = readers[0] ?? 'none';
+        const exchange = await context.client.request({ path: unknown, as });
+        if (exchange.kind === 'no-response' || exchange.response.status !== 404) {
+          failures.push(failureOf(exchange, 'A key that no listed item has is not a 404', '404'));
+        }
+        return found(failures.slice(0, 10));
+      },
+    },
+    list,
+  );
+}
+
+async function compareItem(
+  context: CheckContext,
+  at: {
+    readonly item: DeclaredItem;
+    readonly list: DeclaredList;
+    readonly key: number;
+    readonly reader: Credentials;
+    readonly entry: Item;
+    readonly fields: ReadonlySet<string>;
+  },
+): Promise<Failure[]> {
+  const level = readerName(at.reader);
+  const itemView = viewFor(at.item.views, level);
+  const listView = viewFor(at.list.views, level);
+  if (itemView === undefined || listView === undefined) return [];
+  const exchange = await context.client.request({
+    path: itemPath(at.item, at.key),
+    as: at.reader,
+  });
+  if (exchange.kind === 'no-response' || exchange.response.status !== 200) {
+    return [failureOf(exchange, 'A listed item cannot be read by its key', '200')];
+  }
+  const data = (exchange.response.body as { data?: unknown } | undefined)?.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return [failureOf(exchange, 'The answer holds no item in `data`', '{data: {…}}')];
+  }
+  const shown = data as Item;
+  const request = describeRequest(exchange);
+  const failures = viewFailures([shown], itemView, at.item.record, at.fields, request, level);
+  for (const [member, field] of itemView.members) {
+    const listed = memberOf(listView, field);
+    if (listed === undefined || !(listed in at.entry)) continue;
+    if (!isDeepStrictEqual(shown[member], at.entry[listed])) {
+      failures.push(
+        failureOf(
+          exchange,
+          `Item ${String(at.key)} shows another ${field} than the list does (${level} token)`,
+          JSON.stringify({ [member]: at.entry[listed] }),
+        ),
+      );
+    }
+  }
+  return failures;
+}
+
+// ---- tokens -----------------------------------------------------------------------------------
+
+/**
+ * A list that needs a token answers none, and a wrong one, with a 401 and a Bearer challenge:
+ * never with data, whatever level it might guess.
+ */
+function tokenCheck(list: DeclaredList): Check {
+  const { path } = list.collection;
+  return {
+    id: `http.${path}.missing-token`,
+    title: `${path}: no token, or a wrong one, is a 401 with a Bearer challenge`,
+    level: 'interface',
+    source: 'the spec: security (bearer); RFC 6750 §3; RFC 9110 §11.6.1',
+    needs: [],
+    async run(context) {
+      const failures: Failure[] = [];
+      for (const as of ['none', 'wrong'] as const) {
+        const exchange = await context.client.request({ path: `${path}?limit=1`, as });
+        const challenge =
+          exchange.kind === 'response' ? exchange.response.headers['www-authenticate'] : undefined;
+        if (
+          exchange.kind === 'no-response' ||
+          exchange.response.status !== 401 ||
+          typeof challenge !== 'string' ||
+          !/^bearer\b/i.test(challenge)
+        ) {
+          failures.push(
+            failureOf(
+              exchange,
+              `${as === 'none' ? 'No token' : 'A wrong token'} is not refused`,
+              '401 with WWW-Authenticate: Bearer …',
+            ),
+          );
+        }
+      }
+      return found(failures);
+    },
+  };
+}
+
+// ---- all of them ------------------------------------------------------------------------------
+
+/** Every check of every list and item the spec declares beyond the interface's. */
+export function declaredChecks(declared: Declared): Check[] {
+  return [
+    ...declared.lists.flatMap((list) => {
+      const label = list.record.label;
+      return [
+        ...paginationChecksOf(list.collection),
+        ...(list.collection.labelFilter === undefined ? [] : nameChecksOf(list.collection)),
+        ...list.filters
+          .filter((filter) => !(filter.match === 'contains' && filter.field === label))
+          .map((filter) => fieldFilter(list, filter)),
+        viewsCheck(list),
+        ...(list.open ? [] : [tokenCheck(list)]),
+      ].map((check) => guarded(check, list));
+    }),
+    ...declared.items.flatMap((item) => {
+      const list = declared.lists.find((candidate) => candidate.record === item.record);
+      return list === undefined ? [] : [singleCheck(item, list)];
+    }),
+  ];
+}

@@ -1,0 +1,227 @@
+/**
+ * @module The lists and items a spec declares beyond the interface's (`x-stockmock`), as the
+ * checker reads them: which filter keeps what, and what each access level sees.
+ *
+ * The checker reads the keywords itself, leniently, rather than importing the stand-in's reader
+ * (src/resources/): it judges targets, and must not move with stockmock's code. What the
+ * stand-in refuses at start (an unknown match, a view of an undeclared field) is left out here.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { queryRules, type ParameterRule } from './oracle/parameter-rules.ts';
+import { COLLECTIONS, INTERFACE_LIMITS, type Collection, type PageLimits } from './walk.ts';
+
+export const MATCH_KINDS = ['exact', 'contains', 'min', 'max'] as const;
+export type MatchKind = (typeof MATCH_KINDS)[number];
+
+/** What one access level sees of a record. */
+export interface DeclaredView {
+  /** Output member → the record field it shows. */
+  readonly members: ReadonlyMap<string, string>;
+  /** Every other field of the record too, under its own name, but those in `omit`. */
+  readonly rest: boolean;
+  readonly omit: ReadonlySet<string>;
+}
+
+/** A view per level, or one for every level. */
+export type DeclaredViews =
+  | { readonly kind: 'per-level'; readonly byLevel: ReadonlyMap<string, DeclaredView> }
+  | { readonly kind: 'every-level'; readonly view: DeclaredView };
+
+export interface DeclaredFilter {
+  readonly parameter: string;
+  readonly field: string;
+  readonly match: MatchKind;
+  /** The query parameter's schema: a probe it would refuse tells nothing of the filter. */
+  readonly schema: OpenAPIV3_1.SchemaObject;
+}
+
+/** A record collection (`x-stockmock-collections`): its key, label and declared fields. */
+export interface DeclaredRecord {
+  readonly name: string;
+  readonly key: string;
+  readonly label: string | undefined;
+  readonly fields: ReadonlySet<string>;
+  /** Fields every record has: a view that shows one shows it on every item. */
+  readonly required: ReadonlySet<string>;
+}
+
+interface Served {
+  readonly record: DeclaredRecord;
+  readonly views: DeclaredViews;
+  /** `security: []`: answered without a token, so no level is known. */
+  readonly open: boolean;
+}
+
+export interface DeclaredList extends Served {
+  readonly collection: Collection;
+  readonly filters: readonly DeclaredFilter[];
+}
+
+export interface DeclaredItem extends Served {
+  /** The path template: `/v1/warehouses/{id}`. */
+  readonly path: string;
+  /** The path parameter that names the key. */
+  readonly parameter: string;
+}
+
+export interface Declared {
+  readonly lists: readonly DeclaredList[];
+  readonly items: readonly DeclaredItem[];
+  /** Every level a view names, in the order met. */
+  readonly levels: readonly string[];
+}
+
+/** Whether a path is one of the interface's own, which the interface's checks judge. */
+export function isInterfacePath(path: string): boolean {
+  return COLLECTIONS.some(
+    (collection) => path === collection.path || path.startsWith(`${collection.path}/`),
+  );
+}
+
+/** The view a level sees, if the operation declares one for it. */
+export function viewFor(views: DeclaredViews, level: string): DeclaredView | undefined {
+  return views.kind === 'every-level' ? views.view : views.byLevel.get(level);
+}
+
+/** The member that shows `field` in a view, if it shows it. */
+export function memberOf(view: DeclaredView, field: string): string | undefined {
+  for (const [member, shown] of view.members) if (shown === field) return member;
+  return view.rest && !view.omit.has(field) ? field : undefined;
+}
+
+type Json = Readonly<Record<string, unknown>>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((entry) => typeof entry === 'string') : [];
+}
+
+function readView(value: unknown): DeclaredView | undefined {
+  if (!isObject(value) || !isObject(value['fields'])) return undefined;
+  const members = new Map<string, string>();
+  for (const [member, field] of Object.entries(value['fields'])) {
+    if (typeof field === 'string') members.set(member, field);
+  }
+  return { members, rest: value['rest'] === true, omit: new Set(strings(value['omit'])) };
+}
+
+function readViews(declaration: Json): DeclaredViews | undefined {
+  const single = readView(declaration['view']);
+  if (single !== undefined) return { kind: 'every-level', view: single };
+  if (!isObject(declaration['views'])) return undefined;
+  const byLevel = new Map<string, DeclaredView>();
+  for (const [level, value] of Object.entries(declaration['views'])) {
+    const view = readView(value);
+    if (view !== undefined) byLevel.set(level, view);
+  }
+  return { kind: 'per-level', byLevel };
+}
+
+function readRecords(document: OpenAPIV3_1.Document): Map<string, DeclaredRecord> {
+  const declared = (document as unknown as Json)['x-stockmock-collections'];
+  const records = new Map<string, DeclaredRecord>();
+  if (!isObject(declared)) return records;
+  for (const [name, value] of Object.entries(declared)) {
+    if (!isObject(value) || typeof value['key'] !== 'string') continue;
+    const schema = isObject(value['record']) ? value['record'] : {};
+    const properties = isObject(schema['properties']) ? Object.keys(schema['properties']) : [];
+    const derived = isObject(value['derive']) ? Object.keys(value['derive']) : [];
+    records.set(name, {
+      name,
+      key: value['key'],
+      label: typeof value['label'] === 'string' ? value['label'] : undefined,
+      fields: new Set([value['key'], ...properties, ...derived]),
+      required: new Set([value['key'], ...strings(schema['required'])]),
+    });
+  }
+  return records;
+}
+
+function limitsOf(operation: OpenAPIV3_1.OperationObject): PageLimits {
+  const limit = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)?.find(
+    (parameter) => parameter.name === 'limit' && parameter.in === 'query',
+  );
+  const schema = (limit?.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+  return {
+    default: typeof schema.default === 'number' ? schema.default : INTERFACE_LIMITS.default,
+    max: typeof schema.maximum === 'number' ? schema.maximum : INTERFACE_LIMITS.max,
+  };
+}
+
+function readFilters(value: unknown, rules: readonly ParameterRule[]): DeclaredFilter[] {
+  if (!isObject(value)) return [];
+  return Object.entries(value).flatMap(([parameter, filter]) =>
+    isObject(filter) &&
+    typeof filter['field'] === 'string' &&
+    (MATCH_KINDS as readonly unknown[]).includes(filter['match'])
+      ? [
+          {
+            parameter,
+            field: filter['field'],
+            match: filter['match'] as MatchKind,
+            schema: rules.find((rule) => rule.name === parameter)?.schema ?? {},
+          },
+        ]
+      : [],
+  );
+}
+
+/** The member that shows the key, in the first view that shows it. */
+function keyMember(views: DeclaredViews, key: string): string {
+  const all = views.kind === 'every-level' ? [views.view] : [...views.byLevel.values()];
+  for (const view of all) {
+    const member = memberOf(view, key);
+    if (member !== undefined) return member;
+  }
+  return key;
+}
+
+/**
+ * The GET operations of `document` that a declaration serves from data, outside the interface's
+ * paths (those have checks of their own, which know the interface's two readings).
+ */
+export function readDeclared(document: OpenAPIV3_1.Document): Declared {
+  const records = readRecords(document);
+  const lists: DeclaredList[] = [];
+  const items: DeclaredItem[] = [];
+  const levels = new Set<string>();
+  for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
+    const operation = pathItem?.get;
+    const declaration = (operation as Json | undefined)?.['x-stockmock'];
+    if (operation === undefined || !isObject(declaration)) continue;
+    const record = records.get(String(declaration['collection']));
+    const views = readViews(declaration);
+    if (record === undefined || views === undefined) continue;
+    if (views.kind === 'per-level') for (const level of views.byLevel.keys()) levels.add(level);
+    if (isInterfacePath(path)) continue;
+    const open = (operation.security ?? document.security ?? []).length === 0;
+    if (typeof declaration['item'] === 'string') {
+      items.push({ path, parameter: declaration['item'], record, views, open });
+      continue;
+    }
+    const filters = readFilters(declaration['filters'], queryRules(document, path));
+    const labelFilter =
+      record.label === undefined
+        ? undefined
+        : filters.find((filter) => filter.field === record.label && filter.match === 'contains')
+            ?.parameter;
+    lists.push({
+      collection: {
+        name: path,
+        path,
+        idKey: keyMember(views, record.key),
+        ...(labelFilter === undefined ? {} : { labelFilter }),
+        limits: limitsOf(operation),
+        origin: 'declared',
+      },
+      record,
+      views,
+      open,
+      filters,
+    });
+  }
+  return { lists, items, levels: [...levels] };
+}

@@ -1,0 +1,140 @@
+/**
+ * The checker follows every resource a spec declares (issue 24, item 6), with the example's
+ * warehouses: stockmock serving the example passes both levels; each broken server (written from
+ * the example's spec alone, test/contract/warehouses/) is caught at the interface level by the
+ * check that owns its rule; each correct one that decides otherwise passes the interface level.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStockmock, type Stockmock } from '../../src/api/start-stockmock.ts';
+import { judgeAt, runContract, type Report } from '../../src/contract/run-contract.ts';
+import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
+import {
+  DEMO_TOKENS,
+  WAREHOUSE_REFERENCE,
+  WAREHOUSE_VARIANTS,
+  type WarehouseServer,
+} from './warehouses/warehouse-servers.ts';
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/warehouses/', import.meta.url));
+
+/** The check that owns the rule each broken server breaks, or the decision it takes otherwise. */
+const CAUGHT_BY: Readonly<Record<string, string>> = {
+  'region filter ignored': 'filters./v1/warehouses.region',
+  'city filter matches a substring': 'filters./v1/warehouses.city',
+  'min_capacity exclusive': 'filters./v1/warehouses.min_capacity',
+  'max_capacity ignored': 'filters./v1/warehouses.max_capacity',
+  'name filter ignored': 'filters./v1/warehouses.name',
+  'public sees region': 'views./v1/warehouses',
+  'public sees capacity on the item endpoint only': 'single./v1/warehouses/{id}',
+  'staff view drops capacity': 'views./v1/warehouses',
+  'walk repeats an item': 'pagination./v1/warehouses.next-walks-all',
+  'next link drops the filter': 'filters./v1/warehouses.name-links',
+  'item endpoint answers another item': 'single./v1/warehouses/{id}',
+  'missing token served as public': 'http./v1/warehouses.missing-token',
+  'limit ignored': 'pagination./v1/warehouses.page-size',
+  'ordered by name': 'pagination./v1/warehouses.order-by-id',
+  'name match case-sensitive': 'filters./v1/warehouses.name-case-insensitive',
+};
+
+let spec: LoadedSpec;
+beforeAll(async () => {
+  spec = await loadSpec(`${EXAMPLE}openapi.yaml`);
+});
+
+async function check(url: string, tokens: Readonly<Record<string, string>>): Promise<Report> {
+  return runContract({
+    baseUrl: url,
+    tokens,
+    spec,
+    seed: 7,
+    runs: 20,
+    timeoutMs: 5000,
+    concurrency: 4,
+  });
+}
+
+async function checkServer(server: WarehouseServer): Promise<Report> {
+  const running = await server.start();
+  try {
+    return await check(running.url, { ...running.tokens });
+  } finally {
+    await running.close();
+  }
+}
+
+function failedIds(report: Report): string[] {
+  return report.results.filter((r) => r.outcome.kind === 'failed').map((r) => r.id);
+}
+
+function outcomeOf(report: Report, id: string): string | undefined {
+  return report.results.find((result) => result.id === id)?.outcome.kind;
+}
+
+describe('stockmock serving the example', () => {
+  let stockmock: Stockmock;
+  let report: Report;
+  beforeAll(async () => {
+    stockmock = await startStockmock({ config: `${EXAMPLE}stockmock.config.yaml`, cwd: EXAMPLE });
+    report = await check(stockmock.url, { ...DEMO_TOKENS });
+  }, 60_000);
+  afterAll(async () => {
+    await stockmock.close();
+  });
+
+  it('passes at both levels', () => {
+    expect(failedIds(report)).toEqual([]);
+    expect(failedIds(judgeAt(report, 'stand-in'))).toEqual([]);
+  });
+
+  it('runs the declared checks, and skips the interface checks the example has no routes for', () => {
+    const ran = report.results.filter((r) => r.outcome.kind === 'passed').map((r) => r.id);
+    for (const id of [...new Set(Object.values(CAUGHT_BY))]) expect(ran).toContain(id);
+    const skipped = report.results.find((r) => r.id === 'filters.status')?.outcome;
+    expect(skipped).toEqual({
+      kind: 'skipped',
+      reason: "the spec declares no GET /v1/stock, so the interface's own checks do not apply",
+    });
+  });
+
+  it('skips what no token can read, and says which token it needs', async () => {
+    const alone = await check(stockmock.url, { public: DEMO_TOKENS.public });
+    // The public view does not show region: what the region filter keeps cannot be told.
+    expect(alone.results.find((r) => r.id === 'filters./v1/warehouses.region')?.outcome).toEqual({
+      kind: 'skipped',
+      reason: 'no level with a token sees region, so what the filter keeps cannot be told',
+    });
+    expect(outcomeOf(alone, 'filters./v1/warehouses.city')).toBe('passed');
+    const none = await check(stockmock.url, {});
+    expect(none.results.find((r) => r.id === 'views./v1/warehouses')?.outcome).toEqual({
+      kind: 'skipped',
+      reason:
+        'needs a token of a level /v1/warehouses has a view for: public or staff (--token public=TOKEN)',
+    });
+    expect(failedIds(none)).toEqual(['contract.saw-real-data']);
+  }, 60_000);
+});
+
+describe('servers written from the example spec alone', () => {
+  it('the reference passes at both levels', async () => {
+    const report = await checkServer(WAREHOUSE_REFERENCE);
+    expect(failedIds(report)).toEqual([]);
+    expect(failedIds(judgeAt(report, 'stand-in'))).toEqual([]);
+  }, 60_000);
+
+  for (const server of WAREHOUSE_VARIANTS) {
+    it(`${server.kind}: ${server.name}`, async () => {
+      const report = await checkServer(server);
+      const owner = CAUGHT_BY[server.name];
+      if (server.kind === 'broken' && server.level === 'interface') {
+        expect(owner).toBeDefined();
+        expect(failedIds(report)).toContain(owner);
+        return;
+      }
+      // Correct: nothing fails at the interface level; a decision of its own fails the stand-in.
+      expect(failedIds(report)).toEqual([]);
+      const asStandIn = failedIds(judgeAt(report, 'stand-in'));
+      expect(asStandIn).toEqual(owner === undefined ? [] : [owner]);
+    }, 60_000);
+  }
+});
