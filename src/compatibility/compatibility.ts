@@ -35,12 +35,24 @@ const ProblemTypesSchema = Type.Union([
   ),
 ]);
 
+const ID_TYPE = oneOf(['integer', 'string'] as const);
+
 export const CompatibilitySchema = Type.Object(
   {
     /** The name of the absolute level: `quantity` in the samples, `stock` in the field list. */
     stockField: oneOf(['quantity', 'stock'] as const),
-    /** The type of `product_id`: integer in the samples, string in the field list. */
-    productIdType: oneOf(['integer', 'string'] as const),
+    /**
+     * The type of `product_id`: integer in the samples, string in the field list. One type for
+     * every member that shows a product's id, or a type per member by its name
+     * (`{product_id: string, id: integer}`: strings in stock objects, integers in records); a
+     * member the map does not name is an integer.
+     */
+    productIdType: Type.Union([
+      ID_TYPE,
+      Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_-]*$' }), ID_TYPE, {
+        minProperties: 1,
+      }),
+    ]),
     /** A query parameter that no operation declares: a 400 naming it, or ignored. */
     unknownQueryParameters: oneOf(['reject', 'ignore'] as const),
     /** A page past the last: 200 with empty `data`, or a 404 problem. */

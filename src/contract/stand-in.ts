@@ -11,9 +11,15 @@
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { readingOfSpec, type Reading } from './reading.ts';
 
+export type IdType = 'integer' | 'string';
+
+/** A type per member that shows a product's id, by the member's name (`product_id`, `id`). */
+export type IdTypeMap = Readonly<Record<string, IdType>>;
+
 export interface StandInSettings {
   readonly stockField: 'quantity' | 'stock';
-  readonly productIdType: 'integer' | 'string';
+  /** One type for every member that shows a product's id, or one per member. */
+  readonly productIdType: IdType | IdTypeMap;
   readonly unknownQueryParameters: 'reject' | 'ignore';
   readonly pastTheEnd: 'empty' | 'not-found';
   readonly order: 'id' | 'name' | 'name-lowercase';
@@ -60,8 +66,8 @@ export interface StandIn {
 /** One `type` URI per problem, by the problem's name (`not-found`). */
 export type ProblemTypeMap = Readonly<Record<string, string>>;
 
-/** A setting's value: a word or a URI, or (problem types) a URI per problem. */
-export type SettingValue = string | ProblemTypeMap;
+/** A setting's value: a word or a URI, or a map (a URI per problem, a type per member). */
+export type SettingValue = string | ProblemTypeMap | IdTypeMap;
 
 /** Whether two values of a setting are the same. */
 export function sameSetting(a: SettingValue, b: SettingValue): boolean {
@@ -88,7 +94,9 @@ export function standInOf(spec: LoadedSpec): StandIn {
   const settings: Record<string, SettingValue> = { ...PRODUCT_SETTINGS };
   if (typeof stated === 'object' && stated !== null) {
     for (const [key, value] of Object.entries(stated)) {
-      if (key === 'problemTypes' && isProblemTypeMap(value)) {
+      const mapOf =
+        key === 'problemTypes' ? isStringMap : key === 'productIdType' ? isIdTypeMap : undefined;
+      if (mapOf?.(value) === true) {
         settings[key] = value;
         continue;
       }
@@ -99,15 +107,53 @@ export function standInOf(spec: LoadedSpec): StandIn {
   }
   return {
     reading,
-    settings: { ...(settings as unknown as StandInSettings), ...reading },
+    settings: {
+      ...(settings as unknown as StandInSettings),
+      stockField: reading.stockField,
+      // The spec's schemas say what is served: the stock objects' product_id, the records' id.
+      productIdType: idTypesOf({ stock: reading.productIdType, records: recordIdTypeOf(spec) }),
+    },
   };
 }
 
-function isProblemTypeMap(value: unknown): value is ProblemTypeMap {
+/** The id type of the stock objects' `product_id` and of the product records' `id`. */
+export interface IdTypes {
+  readonly stock: IdType;
+  readonly records: IdType;
+}
+
+/** The setting's value for two types: one word where they agree, a type per member otherwise. */
+export function idTypesOf(types: IdTypes): IdType | IdTypeMap {
+  return types.stock === types.records
+    ? types.stock
+    : { product_id: types.stock, id: types.records };
+}
+
+/** The two types a value of the setting gives; a member a map does not name is an integer. */
+export function idTypesIn(value: IdType | IdTypeMap): IdTypes {
+  if (typeof value === 'string') return { stock: value, records: value };
+  return { stock: value['product_id'] ?? 'integer', records: value['id'] ?? 'integer' };
+}
+
+/** The type of a product record's id, as the spec's `Product` schema gives it. */
+function recordIdTypeOf(spec: LoadedSpec): IdType {
+  const product = spec.dereferenced.components?.schemas?.['Product'];
+  const id = product?.properties?.['id'] as { type?: unknown } | undefined;
+  return id?.type === 'string' ? 'string' : 'integer';
+}
+
+function isStringMap(value: unknown): value is Readonly<Record<string, string>> {
   return (
     typeof value === 'object' &&
     value !== null &&
     !Array.isArray(value) &&
     Object.values(value).every((uri) => typeof uri === 'string')
+  );
+}
+
+function isIdTypeMap(value: unknown): value is IdTypeMap {
+  return (
+    isStringMap(value) &&
+    Object.values(value).every((type) => type === 'integer' || type === 'string')
   );
 }

@@ -96,11 +96,11 @@ export function renderSuggestion(suggestion: Suggestion): string {
       const same = sameSetting(PRODUCT_SETTINGS[setting], value) ? ", as stockmock's default" : '';
       if (typeof value === 'string')
         return [`  ${setting}: ${yamlScalar(value)} # seen: ${seen}${same}`];
-      // A map, one problem a line.
+      // A map, one entry a line.
       return [
         `  ${setting}: # seen: ${seen}`,
         ...Object.entries(value).map(
-          ([name, uri]) => `    ${yamlScalar(name)}: ${yamlScalar(uri)}`,
+          ([name, entry]) => `    ${yamlScalar(name)}: ${yamlScalar(entry)}`,
         ),
       ];
     }),

@@ -8,6 +8,7 @@
  * JSON.stringify of the view built the obvious way.
  */
 import type { CollectionDeclaration, ViewDeclaration } from '../resources/declarations.ts';
+import { shownAsText, type IdTypes } from '../resources/reshape-views.ts';
 import { packedAt } from '../util/packed-strings.ts';
 import { NO_REST, type Collection } from './collection.ts';
 
@@ -15,8 +16,8 @@ import { NO_REST, type Collection } from './collection.ts';
 export interface ViewSettings {
   /** The name the `stockField` field is shown under. */
   readonly stockField: string;
-  /** Whether the `productIdType` field is shown as a string of digits. */
-  readonly productIdType: 'integer' | 'string';
+  /** Which members that show the `productIdType` field show it as a string of digits. */
+  readonly productIdType: IdTypes;
 }
 
 /** Writes the record at a position as JSON text. */
@@ -27,12 +28,12 @@ export function viewWriter(
   view: ViewDeclaration,
   settings: ViewSettings,
 ): RecordWriter {
-  const asText =
-    settings.productIdType === 'string' ? declaration.settings.productIdType : undefined;
+  const idField = declaration.settings.productIdType;
   const renamed = declaration.settings.stockField;
   const named = view.fields.map(([output, field]) => ({
     prefix: JSON.stringify(field === renamed ? settings.stockField : output),
     field,
+    asText: field === idField && shownAsText(settings.productIdType, output),
   }));
   const shown = new Set([...view.fields.map(([, field]) => field), ...view.omit]);
   // The rest: declared fields not shown nor omitted, under their own names, where the record
@@ -40,10 +41,14 @@ export function viewWriter(
   const rest = view.rest
     ? [...declaration.fields.keys()]
         .filter((field) => !shown.has(field))
-        .map((field) => ({ prefix: JSON.stringify(field), field }))
+        .map((field) => ({
+          prefix: JSON.stringify(field),
+          field,
+          asText: field === idField && shownAsText(settings.productIdType, field),
+        }))
     : undefined;
   /** Reads a field's JSON at a position of one collection: its column, looked up once. */
-  const readerOf = (collection: Collection, field: string): FieldReader => {
+  const readerOf = (collection: Collection, { field, asText }: Member): FieldReader => {
     const column = collection.column(field);
     const read: FieldReader =
       field === declaration.key
@@ -54,7 +59,7 @@ export function viewWriter(
               const number = column.of[position] as number;
               return number < 0 ? undefined : packedAt(column.values, number);
             };
-    return field === asText
+    return asText
       ? (position) => {
           const json = read(position);
           return json === undefined || json.startsWith('"') ? json : `"${json}"`;
@@ -68,8 +73,8 @@ export function viewWriter(
     if (bound?.collection !== collection) {
       bound = {
         collection,
-        named: named.map(({ field }) => readerOf(collection, field)),
-        rest: (rest ?? []).map(({ field }) => readerOf(collection, field)),
+        named: named.map((member) => readerOf(collection, member)),
+        rest: (rest ?? []).map((member) => readerOf(collection, member)),
       };
     }
     let json = '{';
@@ -96,4 +101,6 @@ type FieldReader = (position: number) => string | undefined;
 interface Member {
   readonly prefix: string;
   readonly field: string;
+  /** Whether it shows an id as a string of digits (the `productIdType` setting). */
+  readonly asText: boolean;
 }

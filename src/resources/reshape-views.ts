@@ -1,15 +1,24 @@
 /**
  * @module The served spec as the view settings make the records look: the member that a
  * collection's `stockField` field is shown under renamed, its `productIdType` field's members
- * typed as strings of digits. Which members those are comes from the declared views, so the
+ * typed as strings of digits (all, or those the setting names). Which members those are comes from the declared views, so the
  * schemas and examples of every declared operation follow, whatever they are called.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Declarations } from './declarations.ts';
 
+/** How a member that shows an id is typed: one type for all, or one per member name. */
+export type IdTypes = 'integer' | 'string' | Readonly<Record<string, 'integer' | 'string'>>;
+
 export interface ViewShape {
   readonly stockField: string;
-  readonly productIdType: 'integer' | 'string';
+  readonly productIdType: IdTypes;
+}
+
+/** Whether a member that shows the `productIdType` field shows it as a string of digits. */
+export function shownAsText(types: IdTypes, member: string): boolean {
+  if (typeof types === 'string') return types === 'string';
+  return Object.hasOwn(types, member) && types[member] === 'string';
 }
 
 type Json = Record<string, unknown>;
@@ -30,10 +39,11 @@ export function reshapeViews(
         : [...declaration.views.views.values()];
     const shown = (field: string | undefined) =>
       new Set(views.flatMap((view) => view.fields.filter(([, f]) => f === field).map(([o]) => o)));
-    const asText =
-      shape.productIdType === 'string'
-        ? shown(collection.settings.productIdType)
-        : new Set<string>();
+    const asText = new Set(
+      [...shown(collection.settings.productIdType)].filter((member) =>
+        shownAsText(shape.productIdType, member),
+      ),
+    );
     const renamed = new Map(
       [...shown(collection.settings.stockField)]
         .filter((output) => output !== shape.stockField)

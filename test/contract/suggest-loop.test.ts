@@ -45,16 +45,7 @@ function failedIds(report: Report): string[] {
     .map((result) => result.id);
 }
 
-/**
- * Services whose choice no setting expresses yet (issue 24, item 7): string ids in stock objects
- * beside integer record ids. They pass the interface level; the loop takes them once the
- * settings exist.
- */
-const AWAITING_SETTINGS = new Set(['string product_id in stock objects, integer record ids']);
-
-const DIFFERENT = INDEPENDENT_SERVERS.filter(
-  (server) => server.kind === 'different' && !AWAITING_SETTINGS.has(server.name),
-);
+const DIFFERENT = INDEPENDENT_SERVERS.filter((server) => server.kind === 'different');
 
 describe('suggest a config, start stockmock with it, judge the service by its spec', () => {
   it('covers every correct-but-different server, the combined one included', () => {

@@ -19,16 +19,30 @@ describe.each([
   [
     { stockField: 'stock', productIdType: 'integer' },
     { product_id: 1, stock: 13, status: 'available' },
+    1,
   ],
   [
     { stockField: 'quantity', productIdType: 'string' },
     { product_id: '1', quantity: 13, status: 'available' },
+    '1',
   ],
   [
     { stockField: 'stock', productIdType: 'string' },
     { product_id: '1', stock: 13, status: 'available' },
+    '1',
   ],
-] as const)('compatibility %j', (shape: StockShape, expected) => {
+  // A type per member: strings in stock objects, integers in the product records.
+  [
+    { stockField: 'quantity', productIdType: { product_id: 'string', id: 'integer' } },
+    { product_id: '1', quantity: 13, status: 'available' },
+    1,
+  ],
+  [
+    { stockField: 'quantity', productIdType: { id: 'string' } },
+    { product_id: 1, quantity: 13, status: 'available' },
+    '1',
+  ],
+] as const)('compatibility %j', (shape: StockShape, expected, recordId) => {
   const compatibility: Compatibility = { ...DEFAULT_COMPATIBILITY, ...shape };
   it('serves that shape, its /openapi.json describes it, and stockmock contract passes against it', async () => {
     const app = await buildApp({
@@ -52,10 +66,18 @@ describe.each([
         await fetch(`${origin}/v1/stock?limit=3`, { headers: bearer(STATUS_TOKEN) }),
       );
       expect(validator.validate('GET', '/v1/stock', statusLevel)).toEqual([]);
+      const record = await recordResponse(
+        await fetch(`${origin}/v1/products/1`, { headers: bearer(STATUS_TOKEN) }),
+      );
+      expect((record.body as { data: { id: unknown } }).data.id).toBe(recordId);
+      expect(validator.validate('GET', '/v1/products/1', record)).toEqual([]);
 
       // The shipped (default) spec does not describe this variant...
       const shipped = await createResponseValidator(await shippedSpecOnce());
-      expect(shipped.validate('GET', '/v1/stock/1', single)).not.toEqual([]);
+      expect([
+        ...shipped.validate('GET', '/v1/stock/1', single),
+        ...shipped.validate('GET', '/v1/products/1', record),
+      ]).not.toEqual([]);
 
       // ...and the checker, given the served spec, passes the variant as a whole.
       const report = await runContract({

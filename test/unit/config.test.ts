@@ -302,6 +302,23 @@ describe('loadConfig', () => {
       ]);
     });
 
+    it('productIdType takes a type per member, and refuses another type at its line', async () => {
+      const cwd = await folderWith({
+        'stockmock.config.yaml':
+          'compatibility:\n  productIdType:\n    product_id: string\n    id: integer\n',
+      });
+      expect((await loadConfig({ cwd, env: {} })).compatibility.productIdType).toEqual({
+        product_id: 'string',
+        id: 'integer',
+      });
+      const bad = await folderWith({
+        'stockmock.config.yaml': 'compatibility:\n  productIdType:\n    product_id: uuid\n',
+      });
+      const error = await refusal(loadConfig({ cwd: bad, env: {} }));
+      expect(error.issues[0]).toMatchObject({ at: { line: 3 } });
+      expect(error.message).not.toContain('uuid');
+    });
+
     it('unknownQueryParameters at its old place is still read, with a warning at its line', async () => {
       const cwd = await folderWith({
         'stockmock.config.yaml': 'port: 4010\nunknownQueryParameters: ignore\n',

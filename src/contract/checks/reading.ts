@@ -2,7 +2,7 @@
 import type { Check, Failure } from '../check.ts';
 import { found } from '../check.ts';
 import { describeReading } from '../reading.ts';
-import type { Decided } from '../stand-in.ts';
+import { idTypesIn, idTypesOf, type Decided, type IdType, type IdTypes } from '../stand-in.ts';
 
 const consistent: Check = {
   id: 'reading.consistent',
@@ -33,16 +33,30 @@ const consistent: Check = {
   },
 };
 
+/** The type of the product records' ids, as most records give it; undefined without records. */
+function recordIdType(records: readonly Readonly<Record<string, unknown>>[]): IdType | undefined {
+  let strings = 0;
+  let integers = 0;
+  for (const record of records) {
+    if (typeof record['id'] === 'string') strings += 1;
+    else if (typeof record['id'] === 'number') integers += 1;
+  }
+  return strings + integers === 0 ? undefined : strings > integers ? 'string' : 'integer';
+}
+
+const article = (type: IdType) => (type === 'string' ? 'a string' : 'an integer');
+
 const asStandIn: Check = {
   id: 'reading.stand-in',
   title:
-    'The reading of the stand-in: the level named as the spec names it, product_id typed as it types it',
+    "The reading of the stand-in: the level named as the spec names it, product_id and the records' id typed as it types them",
   level: 'stand-in',
   source: 'PRODUCT.md: name of the absolute level; type of product_id',
   needs: [],
   async run(context) {
     const seen = context.reading;
     const want = context.standIn.reading;
+    const wantIds = idTypesIn(context.standIn.settings.productIdType);
     const { stockFields, idTypes } = context.learned.tally;
     const failures: Failure[] = [];
     if (stockFields.size > 0 && seen.stockField !== want.stockField) {
@@ -52,11 +66,23 @@ const asStandIn: Check = {
         actual: seen.stockField,
       });
     }
-    if (idTypes.size > 0 && seen.productIdType !== want.productIdType) {
+    // The records' ids follow the stock objects' where no record shows one.
+    const seenIds: IdTypes = {
+      stock: seen.productIdType,
+      records: recordIdType(context.learned.products) ?? seen.productIdType,
+    };
+    if (idTypes.size > 0 && seenIds.stock !== wantIds.stock) {
       failures.push({
-        message: `product_id is ${seen.productIdType === 'string' ? 'a string' : 'an integer'}; the stand-in's is ${want.productIdType === 'string' ? 'a string' : 'an integer'}`,
-        expected: want.productIdType,
-        actual: seen.productIdType,
+        message: `product_id is ${article(seenIds.stock)}; the stand-in's is ${article(wantIds.stock)}`,
+        expected: wantIds.stock,
+        actual: seenIds.stock,
+      });
+    }
+    if (context.learned.products.length > 0 && seenIds.records !== wantIds.records) {
+      failures.push({
+        message: `A product record's id is ${article(seenIds.records)}; the stand-in's is ${article(wantIds.records)}`,
+        expected: wantIds.records,
+        actual: seenIds.records,
       });
     }
     const decided: Decided[] = [];
@@ -65,8 +91,11 @@ const asStandIn: Check = {
       decided.push({ setting: 'stockField', value: seen.stockField, seen: seenField });
     }
     if (idTypes.size > 0) {
-      const seenType = `product_id is ${seen.productIdType === 'string' ? 'a string' : 'an integer'}`;
-      decided.push({ setting: 'productIdType', value: seen.productIdType, seen: seenType });
+      const seenType =
+        seenIds.stock === seenIds.records
+          ? `product_id is ${article(seenIds.stock)}`
+          : `product_id is ${article(seenIds.stock)} in stock objects, a record's id ${article(seenIds.records)}`;
+      decided.push({ setting: 'productIdType', value: idTypesOf(seenIds), seen: seenType });
     }
     return { failures, decided };
   },
