@@ -58,11 +58,12 @@ export const CompatibilitySchema = Type.Object(
     /** A page past the last: 200 with empty `data`, or a 404 problem. */
     pastTheEnd: oneOf(['empty', 'not-found'] as const),
     /**
-     * The order of list items: by product id; by name (code units; ties by id); or by the name
+     * The order of list items: by product id; by name (code units; ties by id); by the name
      * lower-cased (JavaScript's toLowerCase, then code units; ties by id), as a database that
-     * sorts on lower(name) lists them.
+     * sorts on lower(name) lists them; or by the name under the Unicode Collation Algorithm's
+     * root collation (CLDR; ties by id), as a database with an ICU collation lists them.
      */
-    order: oneOf(['id', 'name', 'name-lowercase'] as const),
+    order: oneOf(['id', 'name', 'name-lowercase', 'name-locale'] as const),
     /** The `name` filter's case rule; every character stays literal either way. */
     nameMatch: oneOf(['case-insensitive', 'case-sensitive'] as const),
     /** An `Accept` that excludes JSON: a 406 problem, or JSON all the same. */

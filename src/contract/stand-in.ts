@@ -22,7 +22,7 @@ export interface StandInSettings {
   readonly productIdType: IdType | IdTypeMap;
   readonly unknownQueryParameters: 'reject' | 'ignore';
   readonly pastTheEnd: 'empty' | 'not-found';
-  readonly order: 'id' | 'name' | 'name-lowercase';
+  readonly order: 'id' | 'name' | 'name-lowercase' | 'name-locale';
   readonly nameMatch: 'case-insensitive' | 'case-sensitive';
   readonly accept: 'negotiate' | 'ignore';
   readonly parameterErrors: 'listed' | 'omitted';
@@ -51,7 +51,7 @@ const CHOICES: { readonly [K in keyof StandInSettings]?: readonly string[] } = {
   productIdType: ['integer', 'string'],
   unknownQueryParameters: ['reject', 'ignore'],
   pastTheEnd: ['empty', 'not-found'],
-  order: ['id', 'name', 'name-lowercase'],
+  order: ['id', 'name', 'name-lowercase', 'name-locale'],
   nameMatch: ['case-insensitive', 'case-sensitive'],
   accept: ['negotiate', 'ignore'],
   parameterErrors: ['listed', 'omitted'],

@@ -77,35 +77,69 @@ export function applyListRules(
 
 /**
  * How labels compare: their code units (the interface gives no collation, and this is the one
- * order every client can reproduce), or those of the label lower-cased.
+ * order every client can reproduce), those of the label lower-cased, or the Unicode Collation
+ * Algorithm's root collation (CLDR, through the platform's ICU), as a database with an ICU
+ * collation sorts.
  */
-export type LabelCollation = 'code-units' | 'lowercase';
+export type LabelCollation = 'code-units' | 'lowercase' | 'locale';
+
+type Compare = (a: string, b: string) => number;
+
+const byCodeUnits: Compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** What a label is compared as, and how: lower-cased once each, not at every comparison. */
+function collationOf(collation: LabelCollation): {
+  key: (text: string) => string;
+  compare: Compare;
+} {
+  // `en`, not `und`: ECMA-402 falls back to the machine's locale for `und` (sv-SE under a
+  // Swedish LANG sorts Ø after Z); CLDR's English collation is the root collation unchanged.
+  if (collation === 'locale') {
+    return { key: (text) => text, compare: new Intl.Collator('en').compare };
+  }
+  return {
+    key: collation === 'lowercase' ? (text) => text.toLowerCase() : (text) => text,
+    compare: byCodeUnits,
+  };
+}
 
 /**
- * The positions in label order, ties by key; records without a label come last. 100 000 records
- * take about 100 ms, so the loading worker makes it where lists are ordered by label.
+ * The positions in label order, ties by key; records without a label come last. The distinct
+ * labels are ranked once (a catalogue repeats names: the generated million has about ten
+ * thousand), then positions sort by their label's rank. Labels that collate equal share a rank,
+ * so they too stay in key order. 100 000 records with as many names take 100–250 ms (the root
+ * collation the most), a million with ten thousand names about 400 ms, so the loading worker
+ * makes it where lists are ordered by label.
  */
 export function labelOrderOf(
   label: Column,
   size: number,
   collation: LabelCollation = 'code-units',
 ): Int32Array {
+  const { key, compare } = collationOf(collation);
   const texts = Array.from(label.values.ends, (_end, number) => {
     const value = JSON.parse(packedAt(label.values, number)) as unknown;
-    const text = typeof value === 'string' ? value : '';
-    return collation === 'lowercase' ? text.toLowerCase() : text;
+    return key(typeof value === 'string' ? value : '');
   });
-  const textAt = (position: number): string | undefined => {
+  const byText = Array.from(texts, (_text, number) => number).sort((a, b) =>
+    compare(texts[a] as string, texts[b] as string),
+  );
+  // A label's rank; those without one rank after every label.
+  const rankOf = new Int32Array(texts.length);
+  byText.forEach((number, place) => {
+    const before = byText[place - 1];
+    const tied =
+      before !== undefined && compare(texts[before] as string, texts[number] as string) === 0;
+    rankOf[number] = tied ? (rankOf[before] as number) : place;
+  });
+  const rankAt = (position: number): number => {
     const number = label.of[position] as number;
-    return number < 0 ? undefined : texts[number];
+    return number < 0 ? texts.length : (rankOf[number] as number);
   };
   // Positions run in key order, and the sort is stable: ties stay by key.
-  const order = Array.from({ length: size }, (_, position) => position).sort((a, b) => {
-    const x = textAt(a);
-    const y = textAt(b);
-    if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  const order = Array.from({ length: size }, (_, position) => position).sort(
+    (a, b) => rankAt(a) - rankAt(b),
+  );
   return Int32Array.from(order);
 }
 

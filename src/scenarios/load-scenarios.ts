@@ -50,6 +50,14 @@ export interface LoadPlan {
   readonly labelCollation?: LabelCollation;
 }
 
+/** How each `order` by label compares labels. */
+const COLLATION_OF_ORDER: Readonly<Record<Exclude<Compatibility['order'], 'id'>, LabelCollation>> =
+  {
+    name: 'code-units',
+    'name-lowercase': 'lowercase',
+    'name-locale': 'locale',
+  };
+
 /** The plan of every load the declarations and settings need. */
 export function loadPlanOf(
   declarations: Declarations,
@@ -81,7 +89,7 @@ export function loadPlanOf(
     ),
     ...(compatibility.order === 'id'
       ? {}
-      : { labelCollation: compatibility.order === 'name' ? 'code-units' : 'lowercase' }),
+      : { labelCollation: COLLATION_OF_ORDER[compatibility.order] }),
   };
 }
 

@@ -9,6 +9,13 @@ import type { LoadedSpec } from './load-spec.ts';
 
 type Schemas = Record<string, OpenAPIV3_1.SchemaObject>;
 
+/** How the served spec's texts state each order by name. */
+const ORDER_WORDS: Readonly<Record<Exclude<Compatibility['order'], 'id'>, string>> = {
+  name: 'by name (code units), ties by product id',
+  'name-lowercase': 'by name lower-cased (code units), ties by product id',
+  'name-locale': 'by name under the Unicode root collation (CLDR), ties by product id',
+};
+
 /** Where the served spec states every setting, for programs: the contract checker reads it. */
 export const COMPATIBILITY_EXTENSION = 'x-stockmock-compatibility';
 
@@ -68,10 +75,7 @@ function rewriteOpenPoints(document: OpenAPIV3_1.Document, settings: Compatibili
     ([path, operation]) => !path.includes('{') && operation.parameters?.length !== undefined,
   );
   if (settings.order !== 'id') {
-    const byName =
-      settings.order === 'name'
-        ? 'by name (code units), ties by product id'
-        : 'by name lower-cased (code units), ties by product id';
+    const byName = ORDER_WORDS[settings.order];
     restate(document.info, 'ordered by product id, ascending', `ordered ${byName}`);
     for (const [, operation] of lists) {
       restate(operation, 'ordered by product id, ascending', `ordered ${byName}`);

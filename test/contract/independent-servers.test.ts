@@ -143,6 +143,7 @@ const CAUGHT_BY: Readonly<Record<string, string | readonly string[]>> = {
   'case-sensitive name filter': 'filters.stock.name-case-insensitive',
   'Accept ignored': 'http.accept-without-json-406',
   'order by lower-cased name': ['pagination.stock.order-by-id', 'pagination.products.order-by-id'],
+  'order by locale collation': ['pagination.stock.order-by-id', 'pagination.products.order-by-id'],
   'string product_id in stock objects, integer record ids': 'reading.stand-in',
   // Correct in ways PRODUCT.md allows too: they pass both levels.
   'challenge with error_description and scope': [],

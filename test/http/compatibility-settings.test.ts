@@ -128,6 +128,34 @@ describe('compatibility settings', () => {
     }
   });
 
+  it('order: name-locale lists by the root collation (accents and case after letters), ties by id', async () => {
+    const mock = await startStockmock({
+      compatibility: { order: 'name-locale' },
+      products: [
+        { id: 1, name: 'Zebra lamp' },
+        { id: 2, name: 'éclair tin' },
+        { id: 3, name: 'Eclair tin' },
+        { id: 4, name: 'apple crate' },
+        { id: 5, name: 'Apple crate' },
+        { id: 6, name: 'eclair tin' },
+        { id: 7, name: 'e\u0301clair tin' },
+      ],
+    });
+    try {
+      const response = await fetch(`${mock.url}/v1/products`, {
+        headers: { authorization: 'Bearer status-demo-token' },
+      });
+      const { data } = (await response.json()) as { data: { id: number }[] };
+      // CLDR root order, written out by hand: lower case before upper case at the third level,
+      // no accent before an accent at the second; `é` composed and decomposed are canonically
+      // equal, so they tie and keep id order. In code units `Zebra` would come before `apple`
+      // and `é` after `Z`.
+      expect(data.map((record) => record.id)).toEqual([4, 5, 6, 3, 2, 7, 1]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('order: name also when the loading worker makes the order (a served stockmock)', async () => {
     const mock = await startStockmock({
       compatibility: { order: 'name' },

@@ -203,11 +203,24 @@ const ORDERS = {
   id: 'id, ascending',
   name: 'name (code units), ties by id',
   'name-lowercase': 'name lower-cased (code units), ties by id',
+  'name-locale': 'name under the Unicode root collation (CLDR), ties by id',
 } as const;
 
+type Order = keyof typeof ORDERS;
+
+const codeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** How each order by name compares two names (the checker's own, apart from the server's). */
+const NAME_COMPARES: Readonly<Record<Exclude<Order, 'id'>, (a: string, b: string) => number>> = {
+  name: codeUnits,
+  'name-lowercase': (a, b) => codeUnits(a.toLowerCase(), b.toLowerCase()),
+  // `en` is CLDR's root collation unchanged; `und` would take the machine's locale.
+  'name-locale': new Intl.Collator('en').compare,
+};
+
 /**
- * The order a walk shows: by id, ascending; by name in code units, or by the name lower-cased,
- * ties by id; or none of these.
+ * The order a walk shows: by id, ascending; by name in code units, lower-cased, or under the
+ * root collation, ties by id; or none of these.
  * (The id stays `order-by-id`, as PRODUCT.md's decision is named; the check follows the
  * stand-in's `order` setting.)
  */
@@ -223,17 +236,15 @@ function order(collection: Collection): Check {
       const labels = labelsOf(context, collection);
       const names = ids.map((id) => labels.get(id ?? -1));
       const byId = ids.every((id, index) => index === 0 || (id ?? 0) > (ids[index - 1] ?? 0));
-      const byNameAs = (text: (name: string) => string): boolean =>
+      const byNameWith = (compare: (a: string, b: string) => number): boolean =>
         names.every((name) => name !== undefined) &&
         ids.every((id, index) => {
           if (index === 0) return true;
-          const [before, now] = [text(names[index - 1] ?? ''), text(names[index] ?? '')];
-          return before < now || (before === now && (id ?? 0) > (ids[index - 1] ?? 0));
+          const sign = compare(names[index - 1] ?? '', names[index] ?? '');
+          return sign < 0 || (sign === 0 && (id ?? 0) > (ids[index - 1] ?? 0));
         });
-      const fits = (Object.keys(ORDERS) as (keyof typeof ORDERS)[]).filter((order) =>
-        order === 'id'
-          ? byId
-          : byNameAs(order === 'name' ? (name) => name : (name) => name.toLowerCase()),
+      const fits = (Object.keys(ORDERS) as Order[]).filter((order) =>
+        order === 'id' ? byId : byNameWith(NAME_COMPARES[order]),
       );
       const want = context.standIn.settings.order;
       // A list in several orders at once (names that sort as their ids do) fits each of them.

@@ -57,6 +57,14 @@ export const DIFFERENT_MORE: readonly VariantSpec[] = [
     { decisions: { order: 'lower-name' } },
   ),
   different(
+    'order by locale collation',
+    'Order of list items (interface "Endpoints": no order given; PRODUCT.md "order of list ' +
+      'items": by id ascending): by name under the Unicode Collation Algorithm\'s root ' +
+      'collation (CLDR, as ICU collations in databases sort, e.g. PostgreSQL und-x-icu), ties by ' +
+      'id, stable across pages',
+    { decisions: { order: 'name-locale' } },
+  ),
+  different(
     'one problem type URI per problem, no common base',
     'Problem type URIs (interface "Errors": not shown; PRODUCT.md "error body": a real service ' +
       'may use about:blank or its own): an absolute URI of its own per problem, no common base ' +

@@ -91,12 +91,27 @@ export function matchesAll(product: Product, filters: Filters, nameMatches: Name
   );
 }
 
-/** By id; by name; or by the name lower-cased (toLowerCase). Names tie-break by id. */
-export type Order = 'id' | 'name' | 'lower-name';
+/**
+ * By id; by name; by the name lower-cased (toLowerCase); or by name under the root collation of
+ * the Unicode Collation Algorithm (CLDR, as `und-x-icu` in PostgreSQL sorts). Names tie-break by
+ * id.
+ */
+export type Order = 'id' | 'name' | 'lower-name' | 'name-locale';
+
+/**
+ * The CLDR root collation. Not `new Intl.Collator('und')`: ECMA-402 resolves a locale it has no
+ * data for, `und` among them, to the machine's default locale, so under LANG=sv_SE "Øresund"
+ * would sort after "Zebra". CLDR's English collation has no tailoring, so `en` is the root order
+ * whatever the machine's locale.
+ */
+const ROOT_COLLATOR = new Intl.Collator('en', { usage: 'sort', sensitivity: 'variant' });
 
 export function ordered(products: readonly Product[], order: Order): Product[] {
   const byId = (a: Product, b: Product): number => a.id - b.id;
   if (order === 'id') return [...products].sort(byId);
+  if (order === 'name-locale') {
+    return [...products].sort((a, b) => ROOT_COLLATOR.compare(a.name, b.name) || byId(a, b));
+  }
   // Code-unit order, not locale order: deterministic whatever the machine's locale.
   const key =
     order === 'lower-name' ? (p: Product) => p.name.toLowerCase() : (p: Product) => p.name;

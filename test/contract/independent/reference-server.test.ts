@@ -358,7 +358,7 @@ describe('the new variants, as data', () => {
     expect(others.filter((name) => added.includes(name))).toEqual([]);
     expect(BROKEN_EDGES).toHaveLength(13);
     expect(BROKEN_EDGES.every((s) => s.kind === 'broken' && s.level === 'interface')).toBe(true);
-    expect(DIFFERENT_MORE).toHaveLength(7);
+    expect(DIFFERENT_MORE).toHaveLength(8);
     expect(DIFFERENT_MORE.every((s) => s.kind === 'different' && s.level === 'stand-in')).toBe(
       true,
     );
@@ -600,6 +600,33 @@ describe('the different-more variants (correct)', () => {
         next = page.links.next;
       }
       expect(walked).toEqual(records.map((r) => r.id));
+    });
+  });
+
+  it('order by locale collation', async () => {
+    await withVariant(DIFFERENT_MORE, 'order by locale collation', async (server) => {
+      const records = list<{ id: number; name: string }>(
+        await call(server, '/v1/products?limit=100'),
+      ).data;
+      const nameOf = new Map(records.map((r) => [r.id, r.name]));
+      const walked: number[] = [];
+      let next: string | null = `${server.url}/v1/stock?limit=100`;
+      while (next !== null) {
+        const page: ListBody<StockItem> = list(await call(server, next));
+        walked.push(...page.data.map((item) => item.product_id));
+        next = page.links.next;
+      }
+      expect(walked).toHaveLength(60);
+      // The CLDR root order; 'und' would resolve to the machine's default locale (ECMA-402),
+      // and English has no tailoring of the root collation.
+      const collator = new Intl.Collator('en');
+      const idsBy = (compare: (a: string, b: string) => number): number[] =>
+        [...walked].sort((a, b) => compare(nameOf.get(a) ?? '', nameOf.get(b) ?? '') || a - b);
+      expect(walked).toEqual(idsBy((a, b) => collator.compare(a, b)));
+      expect(records.map((r) => r.id)).toEqual(walked);
+      const codeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+      expect(walked).not.toEqual(idsBy(codeUnits));
+      expect(walked).not.toEqual(idsBy((a, b) => codeUnits(a.toLowerCase(), b.toLowerCase())));
     });
   });
 
