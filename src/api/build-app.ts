@@ -72,6 +72,12 @@ export interface AppDeps {
 const RESOURCE_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 
 /**
+ * How long a request may take to arrive, headers and body: the stock API reads no body and the
+ * admin API bodies of at most 4 KiB, so ten seconds is far more than any client needs.
+ */
+export const REQUEST_DEADLINE_MS = 10_000;
+
+/**
  * Builds the app: plugins first, then one route per operation of the spec, registered in one
  * loop. An operation without a handler, or a handler without an operation, fails the build.
  */
@@ -98,7 +104,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
     // What Node's parser refuses, and a missing Host, are answered as problems too.
     clientErrorHandler: answerClientError,
-    http: { requireHostHeader: false },
+    // A request, headers and body, must arrive within its deadline (a 408 problem otherwise),
+    // checked every second: a client that stops half-way holds no connection, and no shutdown.
+    requestTimeout: REQUEST_DEADLINE_MS,
+    http: {
+      requireHostHeader: false,
+      headersTimeout: REQUEST_DEADLINE_MS,
+      connectionsCheckingInterval: 1000,
+    },
     // While closing, plugins/draining.ts answers with a 503 problem instead.
     return503OnClosing: false,
     // A malformed URL is answered like any bad parameter.

@@ -44,9 +44,13 @@ export function answerClientError(thrown: Error, socket: Socket): void {
   // An earlier request of the connection may still be answering (pipelining): the refusal goes
   // after it, never into it. Node's own clientError answer reads the same member to decide.
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (inFlight !== null && inFlight !== undefined && !inFlight.writableFinished) {
-    inFlight.once('finish', send);
-  } else send();
+  if (inFlight === null || inFlight === undefined || inFlight.writableFinished) send();
+  else if (inFlight.req.complete) inFlight.once('finish', send);
+  // The request refused is the one in flight: its body never came, or not in time. No answer
+  // would follow it, and waiting would hold the connection, and a shutdown, for ever; where
+  // nothing of its answer was sent, the refusal is its answer.
+  else if (inFlight.headersSent) socket.destroy();
+  else send();
 }
 
 function problemOf(error: ClientError): ProblemError {

@@ -18,6 +18,12 @@ export interface RunningServer {
  */
 export const SHUTDOWN_DRAIN_MS = 500;
 
+/**
+ * How long a close waits for requests in flight before it closes their connections: a request
+ * still unanswered by then (a client that stopped sending its body) would hold it for ever.
+ */
+export const CLOSE_GRACE_MS = 1000;
+
 /** Starts listening; port 0 picks a free port. The URL logged and returned is the real one. */
 export async function startServer(
   app: FastifyInstance,
@@ -39,7 +45,14 @@ export async function startServer(
         app.drain();
         await new Promise((resolve) => setTimeout(resolve, drainMs));
       }
-      await app.close();
+      const force = setTimeout(() => {
+        app.server.closeAllConnections();
+      }, CLOSE_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
     },
   };
 }

@@ -7,8 +7,10 @@
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REQUEST_DEADLINE_MS } from '../../src/api/build-app.ts';
 import { startServer, type RunningServer } from '../../src/http/start-server.ts';
 import { PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
+import { spawnServe } from '../helpers/spawn-serve.ts';
 import { buildTestApp, STATUS_TOKEN } from '../helpers/test-app.ts';
 
 interface RawAnswer {
@@ -81,8 +83,10 @@ afterEach(async () => {
   server = undefined;
 });
 
+const ADMIN_TOKEN = 'admin-token-for-protocol-edges-0123456789';
+
 async function listen(): Promise<number> {
-  const { app } = await buildTestApp();
+  const { app } = await buildTestApp({ config: { admin: { token: ADMIN_TOKEN, journalSize: 5 } } });
   server = await startServer(app, { host: '127.0.0.1', port: 0 });
   return Number(new URL(server.url).port);
 }
@@ -226,5 +230,61 @@ describe('shutting down', () => {
     const answer = parseAnswer(text.slice(second), true);
     expectProblem(answer, PROBLEMS.SERVICE_UNAVAILABLE.type, 503);
     expect(answer.headers.get('connection')).toBe('close');
+  });
+});
+
+/** An admin POST that promises 4000 bytes of body and sends one. */
+const TRUNCATED_ADMIN_POST =
+  'POST /__admin/reload HTTP/1.1\r\nHost: x\r\n' +
+  `Authorization: Bearer ${ADMIN_TOKEN}\r\n` +
+  'Content-Type: application/json\r\nContent-Length: 4000\r\n\r\n{';
+
+/** Opens a connection and writes `bytes`; gathers what comes back until the server ends it. */
+async function opened(port: number, bytes: string) {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.on('error', () => undefined);
+  const ended = new Promise<string>((resolve) => {
+    socket.once('close', () => {
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+  socket.write(bytes);
+  return { socket, ended };
+}
+
+describe('a request that never finishes', () => {
+  it('a body the client stops sending and closes on is answered at once, and holds no close', async () => {
+    const port = await listen();
+    const { socket, ended } = await opened(port, TRUNCATED_ADMIN_POST);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.end();
+    const answer = parseAnswer(await ended, true);
+    expectProblem(answer, PROTOCOL_PROBLEMS.BAD_REQUEST.type, 400);
+    const running = server as RunningServer;
+    server = undefined;
+    // Without the fix the refusal waited for the request's own answer, which never came.
+    await running.close();
+  });
+
+  it(`a body still awaited after ${String(REQUEST_DEADLINE_MS / 1000)} s gets a 408 problem and the connection ends`, async () => {
+    const port = await listen();
+    const { ended } = await opened(port, TRUNCATED_ADMIN_POST);
+    const answer = parseAnswer(await ended, true);
+    expectProblem(answer, PROTOCOL_PROBLEMS.REQUEST_TIMEOUT.type, 408);
+    expect(answer.headers.get('connection')).toBe('close');
+  }, 30_000);
+
+  it('SIGTERM ends the server while a client holds a half-sent body open', async () => {
+    const serve = await spawnServe([], undefined, { STOCKMOCK_ADMIN_TOKEN: ADMIN_TOKEN });
+    const { socket } = await opened(Number(new URL(serve.url).port), TRUNCATED_ADMIN_POST);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    try {
+      expect(await serve.stop()).toBe(0);
+    } finally {
+      socket.destroy();
+    }
   });
 });

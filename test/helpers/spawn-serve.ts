@@ -15,13 +15,17 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-export async function spawnServe(args: readonly string[], cwd = root): Promise<ServeProcess> {
+export async function spawnServe(
+  args: readonly string[],
+  cwd = root,
+  env: Readonly<Record<string, string>> = {},
+): Promise<ServeProcess> {
   const child = spawn(
     process.execPath,
     [`${root}bin/stockmock.js`, 'serve', '--port', '0', ...args],
     {
       cwd,
-      env: { ...process.env, STOCKMOCK_LOG_LEVEL: 'info' },
+      env: { ...process.env, STOCKMOCK_LOG_LEVEL: 'info', ...env },
     },
   );
   let log = '';
