@@ -14,6 +14,7 @@ import {
 } from 'yaml';
 import { SourceError, type Position, type SourceIssue } from '../problems/source-error.ts';
 import { fragmentAround, locateByLines } from './locate-by-lines.ts';
+import { ALIAS_ALLOWANCE, ALIAS_GROWTH, judgeAliases } from './yaml-aliases.ts';
 import {
   describeAjvError,
   fieldPathOf,
@@ -62,6 +63,8 @@ export function readYamlSource(
     }
   }
   const byLines = text.length > LOCATE_BY_LINES_FROM ? locateByLines(text) : undefined;
+  // Without an anchor (`&`) there is no alias, and nothing to measure.
+  const aliases = text.includes('&') ? judgeAliases(value) : undefined;
   let located: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
   const positioned = () => {
     if (located === undefined) {
@@ -70,7 +73,7 @@ export function readYamlSource(
     }
     return located;
   };
-  return {
+  const source: YamlSource = {
     file,
     value,
     locate(path, part = 'value') {
@@ -98,6 +101,20 @@ export function readYamlSource(
       return positionOf(found?.range?.[0] ?? 0);
     },
   };
+  if (aliases !== undefined && aliases.kind !== 'fine') {
+    throw new SourceError([
+      {
+        file,
+        at: source.locate(aliases.path),
+        field: formatField(aliases.path),
+        message:
+          aliases.kind === 'cycle'
+            ? 'is an alias inside the very node it names: the data would never end'
+            : `aliases expand the data past ${String(ALIAS_GROWTH)} times the ${String(aliases.written)} values written (plus ${String(ALIAS_ALLOWANCE)}): refused as an alias bomb`,
+      },
+    ]);
+  }
+  return source;
 }
 
 /**

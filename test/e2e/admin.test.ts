@@ -198,6 +198,31 @@ describe('the admin API', () => {
   });
 });
 
+describe('a hostile fixture on reload', () => {
+  it('an alias bomb is refused with file, line and field, and the data stays', async () => {
+    await writeFile(file, fixture(['Kept one', 'Kept two'], 1));
+    expect((await admin('/__admin/reload', { method: 'POST' })).status).toBe(200);
+    const levels = ['      a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const [name, before] of ['ba', 'cb', 'dc', 'ed', 'fe', 'gf', 'hg', 'ih']) {
+      levels.push(
+        `      ${String(name)}: &${String(name)} [${Array(9)
+          .fill(`*${String(before)}`)
+          .join(', ')}]`,
+      );
+    }
+    await writeFile(
+      file,
+      `products:\n  - id: 1\n    name: Bomb\n    extra:\n${levels.join('\n')}\n`,
+    );
+    const refused = await admin('/__admin/reload', { method: 'POST' });
+    expect(refused.status).toBe(422);
+    expect((refused.body as { issues: string[] }).issues).toEqual([
+      `${file}:6:14 products[0].extra.b[0]: aliases expand the data past 10 times the 24 values written (plus 10000): refused as an alias bomb`,
+    ]);
+    expect((await server.fetch('/healthz')).body).toEqual({ status: 'ok', products: 2 });
+  });
+});
+
 describe('reload under concurrent load', () => {
   it('gives every response all-old or all-new data, and none fails', async () => {
     const versions = [
