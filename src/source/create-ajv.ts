@@ -13,6 +13,8 @@ import addFormats from 'ajv-formats';
 export function createAjv(options: { ownSchemas?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
+    // The failing schema with each error: an unknown field is told from a typo of a known one.
+    verbose: true,
     strict: false,
     validateSchema: options.ownSchemas !== true,
   });

@@ -1,11 +1,60 @@
 /** @module One short, human sentence for an ajv error, shared by files and parameters. */
 import type { ErrorObject } from 'ajv';
 
-/** The member an error is about, when ajv reports it on the parent object. */
+/**
+ * The member an error is about, when ajv reports it on the parent object. An unknown member is
+ * named only where it is a likely typo of a known one (`prot` for `port`): any other key may be
+ * a line of a system file read as YAML, or a token pasted in the wrong place, and is never
+ * echoed.
+ */
 function memberOf(error: ErrorObject): string | undefined {
   const params = error.params as Record<string, unknown>;
-  const member = params['missingProperty'] ?? params['additionalProperty'];
-  return typeof member === 'string' ? member : undefined;
+  const missing = params['missingProperty'];
+  if (typeof missing === 'string') return missing;
+  const unknown = params['additionalProperty'];
+  return typeof unknown === 'string' && typoOf(unknown, knownMembers(error)) !== undefined
+    ? unknown
+    : undefined;
+}
+
+/** The members the object's schema names (ajv's `verbose` gives the schema with the error). */
+function knownMembers(error: ErrorObject): string[] {
+  const properties = (error.parentSchema as { properties?: unknown } | undefined)?.properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/** A field name as people write one: letters first, short. */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+
+/** The known member that `key` is at most two edits from (a typo), if any. */
+function typoOf(key: string, known: readonly string[]): string | undefined {
+  if (!FIELD_NAME.test(key)) return undefined;
+  return known.find((name) => editDistance(key, name) <= 2);
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions, swaps of two. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i] as number[];
+      const above = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(
+        (above[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (above[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      }
+      row[j] = best;
+    }
+  }
+  return (rows[a.length] as number[])[b.length] as number;
 }
 
 /** `must be one of available, incoming`, `must be <= 100`, `is required`, … */
@@ -14,8 +63,14 @@ export function describeAjvError(error: ErrorObject): string {
   switch (error.keyword) {
     case 'required':
       return 'is required';
-    case 'additionalProperties':
-      return 'is not a known field';
+    case 'additionalProperties': {
+      const unknown = String(params['additionalProperty']);
+      const known = knownMembers(error);
+      const typo = typoOf(unknown, known);
+      if (typo !== undefined) return `is not a known field (did you mean ${typo}?)`;
+      const listed = known.length === 0 ? '' : `; known: ${known.slice(0, 12).join(', ')}`;
+      return `holds a field that is not known here${listed}`;
+    }
     case 'enum':
       return `must be one of ${(params['allowedValues'] as unknown[]).map(String).join(', ')}`;
     case 'minItems':
@@ -27,6 +82,17 @@ export function describeAjvError(error: ErrorObject): string {
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/**
+ * Where an error stands: the path of its field, an unknown member included whether or not a
+ * message may name it (`locate` reads it; nothing shows it).
+ */
+export function locationPathOf(error: ErrorObject): (string | number)[] {
+  const params = error.params as Record<string, unknown>;
+  const member = params['missingProperty'] ?? params['additionalProperty'];
+  const path = parseInstancePath(error.instancePath);
+  return typeof member === 'string' ? [...path, member] : path;
 }
 
 /**
@@ -49,9 +115,20 @@ export function parseInstancePath(pointer: string): (string | number)[] {
     .map((token) => (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : token));
 }
 
-/** `['products', 3, 'quantity']` → `products[3].quantity`. */
+/**
+ * `['products', 3, 'quantity']` → `products[3].quantity`. A key that does not look like a field
+ * name (a line of some other file, a long text) is shown as `[…]`: a message names places, never
+ * what a file holds.
+ */
 export function formatField(path: readonly (string | number)[]): string {
   return path
-    .map((key, i) => (typeof key === 'number' ? `[${String(key)}]` : i === 0 ? key : `.${key}`))
+    .map((key, i) => {
+      if (typeof key === 'number') return `[${String(key)}]`;
+      if (!SHOWN_KEY.test(key)) return '[…]';
+      return i === 0 ? key : `.${key}`;
+    })
     .join('');
 }
+
+/** A key a message may name: a name or a path (`/v1/stock/{id}`), not a sentence or a line. */
+const SHOWN_KEY = /^[A-Za-z0-9_$./{}~-]{1,128}$/;

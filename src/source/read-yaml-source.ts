@@ -19,6 +19,7 @@ import {
   describeAjvError,
   fieldPathOf,
   formatField,
+  locationPathOf,
   parseInstancePath,
 } from './describe-ajv-error.ts';
 
@@ -152,7 +153,7 @@ function issueFromAjv(source: YamlSource, error: ErrorObject): SourceIssue {
   // ajv reports an unknown member on its object; the reader wants the line the member is on.
   const at =
     error.keyword === 'additionalProperties'
-      ? source.locate(fieldPathOf(error), 'key')
+      ? source.locate(locationPathOf(error), 'key')
       : source.locate(parseInstancePath(error.instancePath));
   return {
     file: source.file,

@@ -199,6 +199,19 @@ describe('the admin API', () => {
 });
 
 describe('a hostile fixture on reload', () => {
+  it('a system file in place of the fixture: each line named by position, none echoed', async () => {
+    // /etc/group's shape: every line ends with a colon, so YAML reads each as a key.
+    const lines = ['root:x:0:', 'daemon:x:1:', 'shadow:x:42:'];
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const refused = await admin('/__admin/reload', { method: 'POST' });
+    expect(refused.status).toBe(422);
+    const text = JSON.stringify(refused.body);
+    for (const line of lines) expect(text).not.toContain(line.slice(0, 6));
+    expect((refused.body as { issues: string[] }).issues).toContain(
+      `${file}:2:1 holds a field that is not known here; known: products`,
+    );
+  });
+
   it('an alias bomb is refused with file, line and field, and the data stays', async () => {
     await writeFile(file, fixture(['Kept one', 'Kept two'], 1));
     expect((await admin('/__admin/reload', { method: 'POST' })).status).toBe(200);

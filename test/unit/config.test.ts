@@ -90,14 +90,52 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['at the top', 'port: 4010\nhost: 127.0.0.1\nprot: 4010\n', 3, 'prot'],
-    ['in a mapping', 'port: 4010\ncors:\n  origins: "*"\n  origin: x\n', 4, 'cors.origin'],
-    ['with a mapping as its value', 'port: 4010\nadmni:\n  token: abcdefgh\n', 2, 'admni'],
-  ])('refuses an unknown key %s, at its own line', async (_where, text, line, field) => {
-    const cwd = await folderWith({ 'stockmock.config.yaml': text });
+    ['at the top', 'port: 4010\nhost: 127.0.0.1\nprot: 4010\n', 3, 'prot', 'port'],
+    [
+      'in a mapping',
+      'port: 4010\ncors:\n  origins: "*"\n  origin: x\n',
+      4,
+      'cors.origin',
+      'origins',
+    ],
+    ['with a mapping as its value', 'port: 4010\nadmni:\n  token: abcdefgh\n', 2, 'admni', 'admin'],
+  ])(
+    'refuses a mistyped key %s, at its own line, naming the field meant',
+    async (_where, text, line, field, meant) => {
+      const cwd = await folderWith({ 'stockmock.config.yaml': text });
+      const error = await refusal(loadConfig({ cwd, env: {} }));
+      expect(error.issues).toHaveLength(1);
+      expect(error.issues[0]).toMatchObject({
+        at: { line },
+        field,
+        message: `is not a known field (did you mean ${meant}?)`,
+      });
+    },
+  );
+
+  it('never echoes a key that is no typo: a token written as a key, a line of another file', async () => {
+    const token = 'quantity-secret-9f8e7d6c5b4a39281706';
+    const cwd = await folderWith({
+      'stockmock.config.yaml': `port: 4010\ntokens:\n  - ${token}: x\n    level: quantity\nroot:x:0:0:root:/root:/bin/bash:\n`,
+    });
     const error = await refusal(loadConfig({ cwd, env: {} }));
-    expect(error.issues).toHaveLength(1);
-    expect(error.issues[0]).toMatchObject({ at: { line }, field, message: 'is not a known field' });
+    expect(error.issues).toMatchObject([
+      {
+        at: { line: 5, column: 1 },
+        field: '',
+        message: expect.stringMatching(
+          /^holds a field that is not known here; known: host, port, /,
+        ) as string,
+      },
+      { at: { line: 3 }, field: 'tokens[0].token', message: 'is required' },
+      {
+        at: { line: 3, column: 5 },
+        field: 'tokens[0]',
+        message: 'holds a field that is not known here; known: token, level',
+      },
+    ]);
+    expect(error.message).not.toContain(token);
+    expect(error.message).not.toContain('/bin/bash');
   });
 
   describe('tokens', () => {
