@@ -19,6 +19,7 @@ import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import { SILENT_LOGGER } from '../http/app-logger.ts';
 import { answerClientError } from '../http/client-errors.ts';
+import { originFormOf } from '../http/request-origin.ts';
 import { operationHandler, type OperationHandler } from '../http/operation-handler.ts';
 import { dataOperations } from '../dataset/dataset.ts';
 import { readDeclarations, type Declarations } from '../resources/declarations.ts';
@@ -114,6 +115,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // While closing, plugins/draining.ts answers with a 503 problem instead.
     return503OnClosing: false,
+    // An absolute-form target (`GET http://host/v1/stock`, RFC 9112 §3.2.2) is read as its
+    // path, and its host stands for the Host header: links are built from both.
+    rewriteUrl: originFormOf,
     // A malformed URL is answered like any bad parameter.
     frameworkErrors: (error, _request, reply) => {
       const problem = ProblemError.from(

@@ -1,4 +1,5 @@
 /** @module The scheme and host that absolute links start with. */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 
 /** A host as a URL may hold it: a name or IPv4 address, or a bracketed IPv6 one; an optional port. */
@@ -32,4 +33,22 @@ export function createRequestOrigin(
     const host = request.headers.host;
     return `${request.protocol}://${host !== undefined && isPlainHost(host) ? host : fallbackHost}`;
   };
+}
+
+/** `http://` or `https://`, in any case, then the authority. */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
+
+/**
+ * The request target in origin form (`/v1/stock?limit=1`). A target in absolute form
+ * (`http://127.0.0.1:4010/v1/stock?limit=1`, RFC 9112 §3.2.2) gives its path and query, and its
+ * authority replaces the Host header, which the RFC says the server then ignores.
+ */
+export function originFormOf(request: IncomingMessage): string {
+  const url = request.url ?? '/';
+  const absolute = ABSOLUTE_FORM.exec(url);
+  if (absolute === null) return url;
+  const [prefix, authority = ''] = absolute;
+  request.headers.host = authority;
+  const rest = url.slice(prefix.length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }

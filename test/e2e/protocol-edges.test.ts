@@ -288,3 +288,22 @@ describe('a request that never finishes', () => {
     }
   });
 });
+
+describe('the request target in absolute form (RFC 9112 §3.2.2)', () => {
+  it('is served as its path, and its host, not the Host header, starts the links', async () => {
+    const port = await listen();
+    const answer = await exchange(
+      port,
+      `GET http://stock.example:8080/v1/stock?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${String(port)}\r\n${auth}Connection: close\r\n\r\n`,
+    );
+    expect(answer.status).toBe(200);
+    const { links } = JSON.parse(answer.body) as { links: Record<string, string | null> };
+    expect(links['first']).toBe('http://stock.example:8080/v1/stock?limit=1&page=1');
+    expect(links['next']).toBe('http://stock.example:8080/v1/stock?limit=1&page=2');
+    const single = await exchange(
+      port,
+      `GET HTTPS://127.0.0.1/v1/stock/1 HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`,
+    );
+    expect(JSON.parse(single.body)).toEqual({ data: { product_id: 1, status: 'available' } });
+  });
+});
