@@ -1,6 +1,7 @@
 /** @module A bounded journal of served requests, so a client team can assert what its client called. */
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { AccessLevel } from '../access/access-level.ts';
+import { isSecretParameter, MASKED } from '../http/secret-query.ts';
 
 export interface JournalEntry {
   readonly time: string;
@@ -88,7 +89,12 @@ function journalEntry(request: FastifyRequest, reply: FastifyReply): JournalEntr
     time: new Date().toISOString(),
     method: request.method,
     path: request.url.split('?', 1)[0] ?? '',
-    query: { ...(request.query as Record<string, string | string[]>) },
+    query: Object.fromEntries(
+      Object.entries(request.query as Record<string, string | string[]>).map(([name, value]) => [
+        name,
+        isSecretParameter(name) ? MASKED : value,
+      ]),
+    ),
     level: request.accessLevel ?? 'none',
     status: reply.statusCode,
     ms: Math.round(reply.elapsedTime * 100) / 100,

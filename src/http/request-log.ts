@@ -8,6 +8,7 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { REQUEST_KEY } from './app-logger.ts';
+import { maskSecretParameters } from './secret-query.ts';
 
 export class OneLinePerRequest extends LogController {
   /**
@@ -36,7 +37,8 @@ export class OneLinePerRequest extends LogController {
       return;
     }
     if (!this.writes) return;
-    const { method, url } = request;
+    const { method } = request;
+    const url = maskSecretParameters(request.url);
     const status = reply.statusCode;
     const access = request.accessLevel ?? 'none';
     const ms = Math.round(reply.elapsedTime * 10) / 10;

@@ -104,6 +104,15 @@ describe('the admin API', () => {
       ['/v1/stock', 'none', 401],
     ]);
     expect(entries[0]?.['query']).toEqual({ limit: '1' });
+    await server.fetch(`/v1/stock?limit=1&access_token=${STATUS_TOKEN}`);
+    const masked = (await admin('/__admin/requests?status=401')).body as {
+      requests: { query: unknown }[];
+    };
+    expect(masked.requests.at(-1)?.query).toEqual({ limit: '1', access_token: '[Redacted]' });
+    await admin('/__admin/requests', { method: 'DELETE' });
+    await server.fetch('/v1/stock?limit=1', { headers: bearer(STATUS_TOKEN) });
+    await server.fetch('/v1/stock/1', { headers: bearer(QUANTITY_TOKEN) });
+    await server.fetch('/v1/stock', { headers: bearer('a-wrong-token-value') });
     const text = JSON.stringify(entries);
     for (const token of [STATUS_TOKEN, QUANTITY_TOKEN, 'a-wrong-token-value', ADMIN_TOKEN])
       expect(text).not.toContain(token);

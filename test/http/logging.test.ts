@@ -66,6 +66,19 @@ describe('request logging', () => {
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain('wrong-token');
   });
+  it('a token sent as access_token (RFC 6750 §2.3) is refused, and masked in the line', async () => {
+    const { lines, stream } = lineCollector();
+    const { app } = await buildTestApp({ log: createAppLogger({ level: 'info', stream }) });
+    const encoded = await app.inject({ url: `/v1/stock?limit=1&access%5Ftoken=${TOKEN}` });
+    const plain = await app.inject({ url: `/v1/stock?access_token=${TOKEN}&limit=2` });
+    await app.close();
+    expect([encoded.statusCode, plain.statusCode]).toEqual([401, 401]);
+    expect(lines.map((line) => (line['request'] as { url: string }).url)).toEqual([
+      '/v1/stock?limit=1&access%5Ftoken=[Redacted]',
+      '/v1/stock?access_token=[Redacted]&limit=2',
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
   it('at warn, nothing is logged per request', async () => {
     expect(await logLines('warn')).toEqual([]);
   });
