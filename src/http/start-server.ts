@@ -9,7 +9,7 @@ export interface RunningServer {
    * first gets 503 for that long (plugins/draining.ts), so that clients on kept-alive
    * connections are told, not reset.
    */
-  close(options?: { readonly drainMs?: number }): Promise<void>;
+  close(options?: { readonly drainMs?: number; readonly reason?: string }): Promise<void>;
 }
 
 /**
@@ -40,7 +40,13 @@ export async function startServer(
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${String(port)}`,
-    async close({ drainMs = 0 } = {}) {
+    async close({ drainMs = 0, reason } = {}) {
+      const started = performance.now();
+      if (reason !== undefined) {
+        app.log.info(
+          `shutting down (${reason}): new requests get 503 for ${String(drainMs)} ms, requests in flight finish`,
+        );
+      }
       if (drainMs > 0) {
         app.drain();
         await new Promise((resolve) => setTimeout(resolve, drainMs));
@@ -53,16 +59,19 @@ export async function startServer(
       } finally {
         clearTimeout(force);
       }
+      if (reason !== undefined) {
+        app.log.info(`stopped after ${String(Math.round(performance.now() - started))} ms`);
+      }
     },
   };
 }
 
 /** Closes the server on the first SIGINT or SIGTERM: in-flight requests finish, new ones are refused. */
 export function closeOnSignals(server: RunningServer, onClosed: () => void): void {
-  const stop = (): void => {
+  const stop = (signal: NodeJS.Signals): void => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    void server.close({ drainMs: SHUTDOWN_DRAIN_MS }).then(onClosed);
+    void server.close({ drainMs: SHUTDOWN_DRAIN_MS, reason: signal }).then(onClosed);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -255,6 +255,25 @@ async function opened(port: number, bytes: string) {
   return { socket, ended };
 }
 
+describe('a shutdown, in the log', () => {
+  it('says when it began, why, and when it ended; a 503 while draining is no error', async () => {
+    const serve = await spawnServe([]);
+    expect(await serve.stop()).toBe(0);
+    const lines = serve
+      .log()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.map((line) => line.msg)).toEqual(
+      expect.arrayContaining([
+        'shutting down (SIGTERM): new requests get 503 for 500 ms, requests in flight finish',
+        expect.stringMatching(/^stopped after \d+ ms$/) as string,
+      ]),
+    );
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+  });
+});
+
 describe('a request that never finishes', () => {
   it('a body the client stops sending and closes on is answered at once, and holds no close', async () => {
     const port = await listen();

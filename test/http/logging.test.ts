@@ -79,6 +79,17 @@ describe('request logging', () => {
     ]);
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });
+  it('an answer meant, not a failure (a simulated 503), logs no error and no stack', async () => {
+    const { lines, stream } = lineCollector();
+    const { app } = await buildTestApp({ log: createAppLogger({ level: 'warn', stream }) });
+    const simulated = await app.inject({
+      url: '/v1/stock/1',
+      headers: { ...bearer(TOKEN), prefer: 'code=503' },
+    });
+    await app.close();
+    expect(simulated.statusCode).toBe(503);
+    expect(lines).toEqual([]);
+  });
   it('at warn, nothing is logged per request', async () => {
     expect(await logLines('warn')).toEqual([]);
   });

@@ -43,6 +43,10 @@ export const serveCommand: Command = {
     };
     early.forEach(warn);
     const { server, catalogs, reloader } = await launch({ config, request, log });
+    // At once: a signal that comes while the rest starts up still closes gracefully.
+    const closed = new Promise<void>((resolve) => {
+      closeOnSignals(server, resolve);
+    });
     const { sizes, source } = catalogs.current;
     log.info(
       {
@@ -73,9 +77,7 @@ export const serveCommand: Command = {
     };
     process.on('SIGHUP', onHangup);
 
-    await new Promise<void>((resolve) => {
-      closeOnSignals(server, resolve);
-    });
+    await closed;
     process.off('SIGHUP', onHangup);
     watch?.close();
     return 0;

@@ -53,8 +53,11 @@ export default fp(
   (app: FastifyInstance, options: ProblemHandlerOptions) => {
     app.decorate('problemStyle', options.style);
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const problem = error instanceof ProblemError ? error : fromFrameworkError(error);
-      if (problem.status >= 500) {
+      // A ProblemError is an answer meant (a simulated 503, one while shutting down), whatever
+      // its status; only a failure of the server itself is an error, logged with its cause.
+      const intended = error instanceof ProblemError;
+      const problem = intended ? error : fromFrameworkError(error);
+      if (!intended && problem.status >= 500) {
         options.log.error({ err: error, reqId: request.id }, 'unexpected error');
       }
       return sendProblem(reply, problem);
