@@ -18,7 +18,7 @@ import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import { SILENT_LOGGER } from '../http/app-logger.ts';
-import { answerClientError } from '../http/client-errors.ts';
+import { answerClientError, answerConnect, answerExpectation } from '../http/client-errors.ts';
 import { originFormOf } from '../http/request-origin.ts';
 import { operationHandler, type OperationHandler } from '../http/operation-handler.ts';
 import { dataOperations } from '../dataset/dataset.ts';
@@ -32,7 +32,7 @@ import cors from '../http/plugins/cors.ts';
 import bearerAuth from '../http/plugins/bearer-auth.ts';
 import docs from '../http/plugins/docs.ts';
 import draining from '../http/plugins/draining.ts';
-import hostRequired from '../http/plugins/host-required.ts';
+import requestFraming from '../http/plugins/request-framing.ts';
 import methodNotAllowed from '../http/plugins/method-not-allowed.ts';
 import noBodies from '../http/plugins/no-bodies.ts';
 import preferences from '../http/plugins/preferences.ts';
@@ -131,11 +131,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  app.server.on('checkExpectation', answerExpectation);
+  app.server.on('connect', answerConnect);
   await app.register(noBodies);
   const routes = buildRouteTable(spec, config.compatibility.unknownQueryParameters);
   await app.register(problemHandler, { log, style: config.compatibility });
   await app.register(draining);
-  await app.register(hostRequired);
+  await app.register(requestFraming);
   await app.register(cors, {
     origins: config.cors.origins,
     methods: ['GET', 'HEAD'],

@@ -1,21 +1,65 @@
 /**
- * @module Requests that Node's HTTP parser refuses before Fastify sees them (a garbage request
- * line, headers or a URL past the size limit, a request that never finished), answered as
- * problem+json like every other answer, instead of Fastify's `application/json`.
+ * @module Requests that Node answers before Fastify sees them (a garbage request line, headers
+ * or a URL past the size limit, a request that never finished, an `Expect` it cannot meet, a
+ * CONNECT), answered as problem+json like every other answer, instead of Fastify's
+ * `application/json`, Node's bare 417 or no answer at all.
  *
  * The parser has lost its place in the byte stream, so the connection cannot carry another
  * request: the answer says `Connection: close`, and the socket is closed once it is written.
  */
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ProblemError } from '../problems/problem-error.ts';
-import { PROTOCOL_PROBLEMS } from '../problems/problem-types.ts';
+import { PROBLEMS, PROTOCOL_PROBLEMS } from '../problems/problem-types.ts';
 import { PROBLEM_CONTENT_TYPE } from './plugins/problem-handler.ts';
 
 /** What Node hands a `clientError` listener: the parser's code and the bytes it choked on. */
 interface ClientError {
   readonly code: string | undefined;
   readonly rawPacket: Buffer | undefined;
+}
+
+/** The whole answer a problem is on a connection that ends after it: head, then body. */
+function rawAnswer(
+  problem: ProblemError,
+  headOnly: boolean,
+  extra: readonly string[] = [],
+): string {
+  const body = JSON.stringify(problem);
+  const head = [
+    `HTTP/1.1 ${String(problem.status)} ${STATUS_CODES[problem.status] ?? ''}`,
+    `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+    `Content-Length: ${String(Buffer.byteLength(body))}`,
+    ...extra,
+    'Connection: close',
+  ].join('\r\n');
+  // A HEAD answer has no body (RFC 9110 §9.3.2), not even a problem.
+  return `${head}\r\n\r\n${headOnly ? '' : body}`;
+}
+
+/**
+ * Node's `checkExpectation`: an `Expect` other than `100-continue` (RFC 9110 §10.1.1). Node's
+ * own answer is a bare 417; this one is a problem.
+ */
+export function answerExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const problem = ProblemError.from(
+    PROTOCOL_PROBLEMS.EXPECTATION_FAILED,
+    'The only expectation this server meets is Expect: 100-continue.',
+  );
+  response.socket?.end(rawAnswer(problem, request.method === 'HEAD'));
+}
+
+/**
+ * Node's `connect`: a CONNECT asks for a tunnel (RFC 9110 §9.3.6), which no resource here makes.
+ * Without a listener Node closes the connection with no answer at all.
+ */
+export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
+  const problem = ProblemError.from(
+    PROBLEMS.METHOD_NOT_ALLOWED,
+    'This server is no proxy: CONNECT opens no tunnel here.',
+  );
+  socket.end(rawAnswer(problem, false, ['Allow: GET, HEAD, OPTIONS']));
 }
 
 /** Fastify's `clientErrorHandler`. */
@@ -27,16 +71,7 @@ export function answerClientError(thrown: Error, socket: Socket): void {
   };
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const problem = problemOf(error);
-  const body = JSON.stringify(problem);
-  const head = [
-    `HTTP/1.1 ${String(problem.status)} ${STATUS_CODES[problem.status] ?? ''}`,
-    `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
-    `Content-Length: ${String(Buffer.byteLength(body))}`,
-    'Connection: close',
-  ].join('\r\n');
-  // A HEAD answer has no body (RFC 9110 §9.3.2), not even a problem.
-  const answer = `${head}\r\n\r\n${startsWith(error.rawPacket, 'HEAD ') ? '' : body}`;
+  const answer = rawAnswer(problemOf(error), startsWith(error.rawPacket, 'HEAD '));
   const send = (): void => {
     if (socket.writable) socket.end(answer);
     else socket.destroy();

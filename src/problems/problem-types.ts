@@ -47,6 +47,11 @@ export type ProblemName = keyof typeof PROBLEMS;
 export const PROTOCOL_PROBLEMS = {
   BAD_REQUEST: { type: `${base}bad-request`, title: 'Bad request', status: 400 },
   REQUEST_TIMEOUT: { type: `${base}request-timeout`, title: 'Request timeout', status: 408 },
+  EXPECTATION_FAILED: {
+    type: `${base}expectation-failed`,
+    title: 'Expectation failed',
+    status: 417,
+  },
   CONTENT_TOO_LARGE: { type: `${base}content-too-large`, title: 'Content too large', status: 413 },
   URI_TOO_LONG: { type: `${base}uri-too-long`, title: 'URI too long', status: 414 },
   HEADERS_TOO_LARGE: {

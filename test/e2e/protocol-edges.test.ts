@@ -326,3 +326,51 @@ describe('the request target in absolute form (RFC 9112 §3.2.2)', () => {
     expect(JSON.parse(single.body)).toEqual({ data: { product_id: 1, status: 'available' } });
   });
 });
+
+describe('framing that HTTP/1.1 refuses and Node lets through', () => {
+  const get = (headers: string) =>
+    `GET /v1/stock?limit=1 HTTP/1.1\r\nHost: x\r\n${headers}Connection: keep-alive\r\n\r\n`;
+
+  it.each([
+    ['two Authorization headers, the right one first', `${auth}Authorization: Bearer bogus\r\n`],
+    ['two Authorization headers, the right one last', `Authorization: Bearer bogus\r\n${auth}`],
+    ['two Host headers', `Host: y\r\n${auth}`],
+    ['a Transfer-Encoding that does not end in chunked', `${auth}Transfer-Encoding: xchunked\r\n`],
+  ])('%s: 400, and the connection ends', async (_case, headers) => {
+    const answer = await exchange(await listen(), get(headers));
+    expectProblem(answer, PROTOCOL_PROBLEMS.BAD_REQUEST.type, 400);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('an Expect other than 100-continue: a 417 problem', async () => {
+    const answer = await exchange(await listen(), get(`${auth}Expect: foo\r\n`));
+    expectProblem(answer, PROTOCOL_PROBLEMS.EXPECTATION_FAILED.type, 417);
+    expect(answer.closed).toBe(true);
+  });
+
+  it('CONNECT: a 405 problem naming the methods served, not a silent close', async () => {
+    const port = await listen();
+    const answer = await exchange(
+      port,
+      `CONNECT 127.0.0.1:${String(port)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expectProblem(answer, PROBLEMS.METHOD_NOT_ALLOWED.type, 405);
+    expect(answer.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('one Authorization, and a body framed by chunked, are served as before', async () => {
+    const port = await listen();
+    const one = await exchange(
+      port,
+      `GET /v1/stock/1 HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`,
+    );
+    expect(one.status).toBe(200);
+    const chunked = await exchange(
+      port,
+      `GET /v1/stock/1 HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+    );
+    expect(chunked.status).toBe(200);
+  });
+});
