@@ -41,9 +41,11 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
       reply.type(JSON_TYPE).send(known);
       return;
     }
+    const queryAt = request.url.indexOf('?');
     const parsed = route.parseParameters({
       query: request.query as Record<string, string | string[]>,
       path: request.params as Record<string, string>,
+      rawQuery: queryAt < 0 ? '' : request.url.slice(queryAt + 1),
     });
     if (!parsed.ok) {
       const count = parsed.issues.length;

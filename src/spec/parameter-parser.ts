@@ -18,6 +18,11 @@ export type ParseResult =
 export interface RawParameters {
   readonly query: Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly path: Readonly<Record<string, string | undefined>>;
+  /**
+   * The query as sent, when the caller has it: the HTTP layer's parser keeps a malformed
+   * percent-encoding (`%zz`, a lone `%C3`) as literal text, and only the raw text tells.
+   */
+  readonly rawQuery?: string;
 }
 
 export type ParameterParser = (raw: RawParameters) => ParseResult;
@@ -53,6 +58,8 @@ export function createParameterParser(
   const known = [...queryNames].join(', ') || 'none';
 
   return (raw) => {
+    const malformed = malformedEncodings(raw.rawQuery ?? '');
+    if (malformed.length > 0) return { ok: false, issues: malformed };
     const issues: ParameterIssue[] = [];
     const values = new Map<string, ParameterValue>();
     if (unknownParameters === 'reject') {
@@ -121,6 +128,40 @@ function parseInteger(text: string): number | { problem: string } {
   return Number.isSafeInteger(value)
     ? value
     : { problem: `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` };
+}
+
+/**
+ * The query pairs whose name or value is not valid percent-encoded UTF-8 (RFC 3986 §2.1,
+ * §2.5): `%zz`, a lone `%C3`, an encoded surrogate `%ED%A0%80`. The path gets the same 400 from
+ * the router; a query value must not be searched for as if it were the text written.
+ */
+function malformedEncodings(rawQuery: string): ParameterIssue[] {
+  if (!rawQuery.includes('%')) return [];
+  const issues: ParameterIssue[] = [];
+  for (const pair of rawQuery.split('&')) {
+    if (!pair.includes('%')) continue;
+    const at = pair.indexOf('=');
+    const [name, value] = at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
+    const decodedName = decoded(name);
+    if (decodedName === undefined || decoded(value) === undefined) {
+      issues.push(
+        issue(
+          decodedName ?? quote(name),
+          'query',
+          'is not valid percent-encoding of UTF-8 text (RFC 3986 §2.1)',
+        ),
+      );
+    }
+  }
+  return issues;
+}
+
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Echoes a bad value, cut short: a message must not grow with the request. */

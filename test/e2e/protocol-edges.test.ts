@@ -374,3 +374,23 @@ describe('framing that HTTP/1.1 refuses and Node lets through', () => {
     expect(chunked.status).toBe(200);
   });
 });
+
+describe('percent-encoding in the query', () => {
+  it.each(['%zz', '%C3', '%ED%A0%80'])(
+    'name=%s is a 400 naming the parameter, not a search',
+    async (value) => {
+      const answer = await exchange(
+        await listen(),
+        `GET /v1/stock?limit=2&name=${value} HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`,
+      );
+      expectProblem(answer, PROBLEMS.INVALID_PARAMETERS.type, 400);
+      expect((JSON.parse(answer.body) as { errors: unknown }).errors).toEqual([
+        {
+          parameter: 'name',
+          in: 'query',
+          message: 'is not valid percent-encoding of UTF-8 text (RFC 3986 §2.1)',
+        },
+      ]);
+    },
+  );
+});

@@ -37,6 +37,35 @@ describe('parameters of listStock, read from the spec', () => {
     expect(!result.ok && result.issues.map((issue) => issue.parameter)).toEqual([parameter]);
   });
 
+  it.each([
+    ['name=%zz', 'name'],
+    ['limit=2&name=%C3', 'name'],
+    ['name=%ED%A0%80', 'name'],
+    ['na%zzme=oak', '"na%zzme"'],
+  ])('refuses the malformed percent-encoding of %s, naming %s', (rawQuery, parameter) => {
+    // The HTTP layer's parser keeps what it cannot decode as text: this is what it hands over.
+    const query = Object.fromEntries(
+      rawQuery.split('&').map((pair) => pair.split('=') as [string, string]),
+    );
+    const result = listStock({ query, path: {}, rawQuery });
+    expect(!result.ok && result.issues).toEqual([
+      {
+        parameter,
+        in: 'query',
+        message: 'is not valid percent-encoding of UTF-8 text (RFC 3986 §2.1)',
+      },
+    ]);
+  });
+
+  it('reads valid percent-encoding and + as a space', () => {
+    const result = listStock({
+      query: { name: 'caf\u00e9 oak' },
+      path: {},
+      rawQuery: 'name=caf%C3%A9+oak',
+    });
+    expect(result.ok && result.values.get('name')).toBe('café oak');
+  });
+
   it('names every bad parameter at once', () => {
     const result = listStock({ query: { limit: '500', page: 'x', colour: 'red' }, path: {} });
     expect(!result.ok && result.issues.map((issue) => issue.parameter).sort()).toEqual([
