@@ -121,14 +121,20 @@ export function parseInstancePath(pointer: string): (string | number)[] {
  * what a file holds.
  */
 export function formatField(path: readonly (string | number)[]): string {
-  return path
+  // A path as deep as the depth limit is named by its start: the line says the rest.
+  const shown = path.length > LONGEST_FIELD ? path.slice(0, LONGEST_FIELD) : path;
+  const text = shown
     .map((key, i) => {
       if (typeof key === 'number') return `[${String(key)}]`;
       if (!SHOWN_KEY.test(key)) return '[…]';
       return i === 0 ? key : `.${key}`;
     })
     .join('');
+  return shown === path ? text : `${text}…`;
 }
+
+/** The segments of a field path a message names at most. */
+const LONGEST_FIELD = 12;
 
 /** A key a message may name: a name or a path (`/v1/stock/{id}`), not a sentence or a line. */
 const SHOWN_KEY = /^[A-Za-z0-9_$./{}~-]{1,128}$/;

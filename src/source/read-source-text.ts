@@ -1,4 +1,5 @@
 /** @module A source file's text, or a SourceError that names the file when it cannot be read. */
+import { isUtf8 } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
 import { SourceError } from '../problems/source-error.ts';
 
@@ -25,7 +26,7 @@ export async function readSourceText(file: string, options: ReadOptions = {}): P
   let seen: { readonly size: number; readonly mtimeMs: number; readonly since: number } | undefined;
   try {
     for (;;) {
-      if (settleMs === 0) return await readFile(file, 'utf8');
+      if (settleMs === 0) return utf8Text(file, await readFile(file));
       const now = Date.now();
       const before = await stat(file);
       if (seen?.size !== before.size || seen.mtimeMs !== before.mtimeMs) {
@@ -35,9 +36,11 @@ export async function readSourceText(file: string, options: ReadOptions = {}): P
       // here: a modification time in the future (a skewed clock on a network share) never ages.
       const quietFor = Math.max(now - before.mtimeMs, now - seen.since);
       if (quietFor >= settleMs) {
-        const text = await readFile(file, 'utf8');
+        const bytes = await readFile(file);
         const after = await stat(file);
-        if (after.size === before.size && after.mtimeMs === before.mtimeMs) return text;
+        if (after.size === before.size && after.mtimeMs === before.mtimeMs) {
+          return utf8Text(file, bytes);
+        }
       }
       if (now > deadline) {
         throw new SourceError([
@@ -58,4 +61,69 @@ export async function readSourceText(file: string, options: ReadOptions = {}): P
       { file, field: '', message: `cannot be read (${(error as Error).message})` },
     ]);
   }
+}
+
+/**
+ * The bytes as text, or a SourceError at the first byte that is not UTF-8: decoding would put
+ * U+FFFD in its place, and serve a name the file never held.
+ */
+export function utf8Text(file: string, bytes: Buffer): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  const offset = firstInvalidByte(bytes);
+  const lineStart = bytes.lastIndexOf(0x0a, offset - 1) + 1;
+  let line = 1;
+  for (let at = bytes.indexOf(0x0a); at >= 0 && at < offset; at = bytes.indexOf(0x0a, at + 1)) {
+    line += 1;
+  }
+  // Columns count characters, as an editor shows them: those of the line's valid start.
+  const column = bytes.toString('utf8', lineStart, offset).length + 1;
+  throw new SourceError([
+    {
+      file,
+      at: { line, column },
+      field: '',
+      message: 'is not UTF-8 text: a byte here is no character',
+    },
+  ]);
+}
+
+/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence. */
+function firstInvalidByte(bytes: Buffer): number {
+  let at = 0;
+  while (at < bytes.length) {
+    const length = sequenceLength(bytes, at);
+    if (length === 0) return at;
+    at += length;
+  }
+  return bytes.length;
+}
+
+/** The length of the well-formed UTF-8 sequence at `at` (RFC 3629 §4), or 0. */
+function sequenceLength(bytes: Buffer, at: number): number {
+  const first = bytes[at] as number;
+  if (first < 0x80) return 1;
+  const [length, low, high] =
+    first >= 0xc2 && first <= 0xdf
+      ? [2, 0x80, 0xbf]
+      : first === 0xe0
+        ? [3, 0xa0, 0xbf]
+        : first === 0xed
+          ? [3, 0x80, 0x9f]
+          : first >= 0xe1 && first <= 0xef
+            ? [3, 0x80, 0xbf]
+            : first === 0xf0
+              ? [4, 0x90, 0xbf]
+              : first >= 0xf1 && first <= 0xf3
+                ? [4, 0x80, 0xbf]
+                : first === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : [0, 0, 0];
+  if (length === 0) return 0;
+  const second = bytes[at + 1];
+  if (second === undefined || second < low || second > high) return 0;
+  for (let next = 2; next < length; next++) {
+    const byte = bytes[at + next];
+    if (byte === undefined || byte < 0x80 || byte > 0xbf) return 0;
+  }
+  return length;
 }

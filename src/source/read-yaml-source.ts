@@ -14,7 +14,13 @@ import {
 } from 'yaml';
 import { SourceError, type Position, type SourceIssue } from '../problems/source-error.ts';
 import { fragmentAround, locateByLines } from './locate-by-lines.ts';
-import { ALIAS_ALLOWANCE, ALIAS_GROWTH, judgeAliases } from './yaml-aliases.ts';
+import {
+  ALIAS_ALLOWANCE,
+  ALIAS_GROWTH,
+  judgeValue,
+  MAX_DEPTH,
+  type ValueVerdict,
+} from './value-limits.ts';
 import {
   describeAjvError,
   fieldPathOf,
@@ -53,6 +59,10 @@ export function readYamlSource(
     try {
       value = load(text, { schema: CORE_SCHEMA, filename: file });
     } catch (error) {
+      // Too deep for a parser (js-yaml's own limit, or the stack): the one depth rule's answer.
+      if (error instanceof RangeError || /maxDepth/.test(String(error))) {
+        throw new SourceError([tooDeepIssue(file, text)]);
+      }
       const mark = error instanceof YAMLException ? error.mark : undefined;
       if (text.length > LOCATE_BY_LINES_FROM && mark !== undefined) {
         throw new SourceError([
@@ -63,9 +73,9 @@ export function readYamlSource(
       value = valueOrSyntaxIssues(file, text, error);
     }
   }
+  if (text.includes(PROTO)) refuseProtoKeys(file, text);
   const byLines = text.length > LOCATE_BY_LINES_FROM ? locateByLines(text) : undefined;
-  // Without an anchor (`&`) there is no alias, and nothing to measure.
-  const aliases = text.includes('&') ? judgeAliases(value) : undefined;
+  const limits = judgeValue(value, { aliases: text.includes('&') });
   let located: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
   const positioned = () => {
     if (located === undefined) {
@@ -102,20 +112,81 @@ export function readYamlSource(
       return positionOf(found?.range?.[0] ?? 0);
     },
   };
-  if (aliases !== undefined && aliases.kind !== 'fine') {
+  if (limits.kind !== 'fine') {
     throw new SourceError([
       {
         file,
-        at: source.locate(aliases.path),
-        field: formatField(aliases.path),
-        message:
-          aliases.kind === 'cycle'
-            ? 'is an alias inside the very node it names: the data would never end'
-            : `aliases expand the data past ${String(ALIAS_GROWTH)} times the ${String(aliases.written)} values written (plus ${String(ALIAS_ALLOWANCE)}): refused as an alias bomb`,
+        at: source.locate(limits.path),
+        field: formatField(limits.path),
+        message: beyondLimits(limits),
       },
     ]);
   }
   return source;
+}
+
+const PROTO = '__proto__';
+
+/**
+ * A key `__proto__` anywhere: js-yaml sets the object's prototype with it (the field vanishes),
+ * JSON.parse keeps it as a field; neither is data a record can hold, so every reader refuses it
+ * alike, at its line. Read by `yaml`, which keeps every key as written, only when the text holds
+ * the word at all.
+ */
+function refuseProtoKeys(file: string, text: string): void {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const issues: SourceIssue[] = [];
+  visit(doc, {
+    Pair: (_key, pair) => {
+      if (!isScalar(pair.key) || pair.key.value !== PROTO) return;
+      const pos = lineCounter.linePos(pair.key.range?.[0] ?? 0);
+      issues.push({
+        file,
+        at: { line: pos.line, column: pos.col },
+        field: '',
+        message: `a field named ${PROTO} is refused: JavaScript objects cannot hold it as data`,
+      });
+    },
+  });
+  refuseOnIssues(issues);
+}
+
+/** Where a text's flow collections (`[`, `{`) first nest past `MAX_DEPTH`, quotes skipped. */
+function tooDeepIssue(file: string, text: string): SourceIssue {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at] as string;
+    if (quote !== undefined) {
+      if (char === '\\' && quote === '"') at += 1;
+      else if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === '[' || char === '{') {
+      depth += 1;
+      if (depth > MAX_DEPTH) {
+        const line = countLines(text, at);
+        return {
+          file,
+          at: { line, column: at - text.lastIndexOf('\n', at - 1) },
+          field: '',
+          message: beyondLimits({ kind: 'deep', path: [] }),
+        };
+      }
+    } else if (char === ']' || char === '}') depth -= 1;
+  }
+  return { file, field: '', message: beyondLimits({ kind: 'deep', path: [] }) };
+}
+
+function beyondLimits(verdict: Exclude<ValueVerdict, { kind: 'fine' }>): string {
+  switch (verdict.kind) {
+    case 'deep':
+      return `nests deeper than the ${String(MAX_DEPTH)} levels stockmock reads`;
+    case 'cycle':
+      return 'is an alias inside the very node it names: the data would never end';
+    case 'expands':
+      return `aliases expand the data past ${String(ALIAS_GROWTH)} times the ${String(verdict.written)} values written (plus ${String(ALIAS_ALLOWANCE)}): refused as an alias bomb`;
+  }
 }
 
 /**
