@@ -103,7 +103,11 @@ export async function loadConfig(request: ConfigRequest): Promise<Config> {
     ...(await missingFiles(merged, setter)),
   ]);
   const { scenario, scenarios } = merged;
-  if (scenario !== undefined && scenario !== DEFAULT_SCENARIO && !(scenario in scenarios)) {
+  if (
+    scenario !== undefined &&
+    scenario !== DEFAULT_SCENARIO &&
+    !Object.hasOwn(scenarios, scenario)
+  ) {
     const known = [DEFAULT_SCENARIO, ...Object.keys(scenarios)].join(', ');
     throw new SourceError([
       {

@@ -340,6 +340,26 @@ describe('loadConfig', () => {
       ]);
     });
 
+    it.each(['constructor', 'toString', 'hasOwnProperty'])(
+      'a scenario named %s is unknown unless the config declares it, as serve and validate agree',
+      async (name) => {
+        const cwd = await folderWith({ 'data/empty.yaml': 'products: []\n' });
+        const error = await refusal(loadConfig({ cwd, env: {}, flags: { scenario: name } }));
+        expect(error.issues).toMatchObject([
+          {
+            file: 'command line',
+            field: '--scenario',
+            message: expect.stringContaining(`unknown scenario "${name}"`) as string,
+          },
+        ]);
+        const declared = await folderWith({
+          'data/empty.yaml': 'products: []\n',
+          'stockmock.config.yaml': `scenarios:\n  ${name}: data/empty.yaml\nscenario: ${name}\n`,
+        });
+        expect((await loadConfig({ cwd: declared, env: {} })).scenario).toBe(name);
+      },
+    );
+
     it('productIdType takes a type per member, and refuses another type at its line', async () => {
       const cwd = await folderWith({
         'stockmock.config.yaml':

@@ -230,11 +230,12 @@ function viewProblems(
     if (!viaRest && fields.has(member)) problems.push(`shows ${member}, which its view does not`);
   }
   for (const [member, field] of view.members) {
-    if (record.required.has(field) && !(member in item)) problems.push(`lacks ${member}`);
+    if (record.required.has(field) && !Object.hasOwn(item, member))
+      problems.push(`lacks ${member}`);
   }
   if (view.rest) {
     for (const field of record.required) {
-      if (!view.omit.has(field) && !shownFields.has(field) && !(field in item)) {
+      if (!view.omit.has(field) && !shownFields.has(field) && !Object.hasOwn(item, field)) {
         problems.push(`lacks ${field}, which the rest of the record shows`);
       }
     }
@@ -293,7 +294,7 @@ function viewsCheck(list: DeclaredList): Check {
           const key = idOf(list.collection, item);
           if (key === undefined) continue;
           for (const [member, field] of view.members) {
-            if (!(member in item)) continue;
+            if (!Object.hasOwn(item, member)) continue;
             const values = shown.get(field) ?? new Map<number, unknown>();
             shown.set(field, values);
             if (values.has(key) && !isDeepStrictEqual(values.get(key), item[member])) {
@@ -397,7 +398,7 @@ async function compareItem(
   const failures = viewFailures([shown], itemView, at.item.record, at.fields, request, level);
   for (const [member, field] of itemView.members) {
     const listed = memberOf(listView, field);
-    if (listed === undefined || !(listed in at.entry)) continue;
+    if (listed === undefined || !Object.hasOwn(at.entry, listed)) continue;
     if (!isDeepStrictEqual(shown[member], at.entry[listed])) {
       failures.push(
         failureOf(
