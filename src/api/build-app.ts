@@ -72,6 +72,25 @@ export interface AppDeps {
 /** Methods a resource of the spec answers: GET, with HEAD alongside and OPTIONS for CORS. */
 const RESOURCE_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 
+/** /docs and its files: read-only pages (@fastify/swagger-ui). */
+const DOCS_RESOURCES = [
+  { path: '/docs', methods: ['GET', 'HEAD'] },
+  { path: '/docs/{page}', methods: ['GET', 'HEAD'] },
+  { path: '/docs/static/{file}', methods: ['GET', 'HEAD'] },
+];
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Each path of a spec with the methods it declares (and HEAD with GET, as Fastify serves it). */
+function resourcesOf(spec: LoadedSpec): { path: string; methods: string[] }[] {
+  return Object.entries(spec.document.paths ?? {}).map(([path, item]) => {
+    const declared = HTTP_METHODS.filter((method) => item?.[method] !== undefined).map((method) =>
+      method.toUpperCase(),
+    );
+    return { path, methods: declared.includes('GET') ? [...declared, 'HEAD'] : declared };
+  });
+}
+
 /**
  * How long a request may take to arrive, headers and body: the stock API reads no body and the
  * admin API bodies of at most 4 KiB, so ten seconds is far more than any client needs.
@@ -157,8 +176,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     realm: config.compatibility.realm,
     ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
   });
+  const adminToken = config.admin?.token;
+  const adminSpec = adminToken === undefined ? undefined : await loadSpec(ADMIN_SPEC);
+  // A wrong method on anything served is a 405 naming the right ones: the spec's resources,
+  // the docs, and the admin API's resources as its own spec declares them.
   await app.register(methodNotAllowed, {
-    resources: routes.map((route) => ({ path: route.path, methods: RESOURCE_METHODS })),
+    resources: [
+      ...routes.map((route) => ({ path: route.path, methods: RESOURCE_METHODS })),
+      ...DOCS_RESOURCES,
+      ...(adminSpec === undefined ? [] : resourcesOf(adminSpec)),
+    ],
   });
 
   const inConfig = (path: readonly (string | number)[]) => ({
@@ -209,14 +236,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   await app.register(docs, { spec });
-  const adminToken = config.admin?.token;
   const journal =
     deps.journal ??
     (adminToken === undefined
       ? undefined
       : createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE));
   if (journal !== undefined) app.addHook('onResponse', journalHook(journal));
-  if (adminToken !== undefined && journal !== undefined) {
+  if (adminToken !== undefined && adminSpec !== undefined && journal !== undefined) {
     const reloader =
       deps.reloader ??
       createReloader({
@@ -228,7 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(adminApi, {
       prefix: '/__admin',
       token: adminToken,
-      spec: await loadSpec(ADMIN_SPEC),
+      spec: adminSpec,
       journal,
       scenarios: catalogs,
       reloader,

@@ -1,5 +1,6 @@
 /** The admin API on a real port: off by default, behind its token, and judged by its own spec. */
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +205,47 @@ describe('the admin API', () => {
       `${file}:2:38 products[0].quantity: must be >= 0`,
     ]);
     expect((await server.fetch('/healthz')).body).toEqual({ status: 'ok', products: 3 });
+  });
+});
+
+describe('wrong methods and odd paths', () => {
+  it.each([
+    ['GET', '/__admin/reload', 'POST'],
+    ['POST', '/__admin/scenario', 'GET, PUT, HEAD'],
+    ['PUT', '/__admin/requests', 'GET, DELETE, HEAD'],
+    ['POST', '/docs', 'GET, HEAD'],
+    ['DELETE', '/docs/static/index.html', 'GET, HEAD'],
+  ])('%s %s: 405 naming %s', async (method, path, allow) => {
+    const response = await fetch(`${server.origin}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(((await response.json()) as { type: string }).type).toBe(
+      PROBLEMS.METHOD_NOT_ALLOWED.type,
+    );
+  });
+
+  it('a path that climbs out of the docs files: 403, titled as a 403', async () => {
+    // A path given apart is sent as written; a URL (fetch, or get with one) has its dots resolved.
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve) => {
+      const { hostname, port } = new URL(server.origin);
+      const path = '/docs/static/%2e%2e/%2e%2e/package.json';
+      get({ hostname, port, path }, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body: text });
+        });
+      });
+    });
+    expect(status).toBe(403);
+    expect(JSON.parse(body)).toMatchObject({
+      type: 'about:blank',
+      title: 'Forbidden',
+      status: 403,
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 /** @module Renders every error as application/problem+json; no stack ever leaves the server. */
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
@@ -31,10 +32,16 @@ export function sendProblem(reply: FastifyReply, problem: ProblemError): Fastify
 function fromFrameworkError(error: FastifyError): ProblemError {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
+    // A status no problem of the catalogue has (a 403 for a path that climbs out of /docs'
+    // files): RFC 9457 §4.2.1's `about:blank`, titled by the status, not another problem's name.
     const template: ProblemType = [
       ...Object.values(PROBLEMS),
       ...Object.values(PROTOCOL_PROBLEMS),
-    ].find((problem) => problem.status === status) ?? { ...PROTOCOL_PROBLEMS.BAD_REQUEST, status };
+    ].find((problem) => problem.status === status) ?? {
+      type: 'about:blank',
+      title: STATUS_CODES[status] ?? 'Client error',
+      status,
+    };
     return ProblemError.from(template, error.message);
   }
   return ProblemError.from(
