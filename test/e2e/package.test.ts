@@ -9,7 +9,7 @@
  * is the registry's `node` package, as a project would pin it.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,31 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
+});
+
+describe('what the package holds', () => {
+  it('every source map carries the sources it names, since src/ is not shipped', async () => {
+    const unpacked = join(work, 'unpacked');
+    await mkdir(unpacked);
+    await run('tar', ['-xzf', tarball, '-C', unpacked]);
+    const dist = join(unpacked, 'package/dist');
+    const maps = (await readdir(dist, { recursive: true })).filter((file) =>
+      file.endsWith('.js.map'),
+    );
+    expect(maps.length).toBeGreaterThan(50);
+    for (const file of maps) {
+      const map = JSON.parse(await readFile(join(dist, file), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
+      expect(map.sourcesContent?.length, file).toBe(map.sources.length);
+      expect(
+        map.sourcesContent?.every((text) => typeof text === 'string' && text.length > 0),
+        file,
+      ).toBe(true);
+    }
+    await expect(readdir(join(unpacked, 'package/src'))).rejects.toThrow();
+  });
 });
 
 describe.each([
