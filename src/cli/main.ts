@@ -1,4 +1,5 @@
 /** @module The command line: argv in, exit status out. Only this folder knows argv and stdout. */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SourceError } from '../problems/source-error.ts';
 import type { Command } from './command.ts';
@@ -9,6 +10,7 @@ import { validateCommand } from './commands/validate.ts';
 import { describeFailure } from './describe-failure.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
+import { typoOf } from '../util/typo-of.ts';
 
 export const COMMANDS: readonly Command[] = [
   serveCommand,
@@ -19,7 +21,7 @@ export const COMMANDS: readonly Command[] = [
 
 export function usage(): string {
   return [
-    'Usage: stockmock <command> [options]',
+    'Usage: stockmock <command> [options]   (stockmock --version: the version)',
     '',
     'Commands:',
     ...COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary}`),
@@ -41,6 +43,10 @@ export async function runMain(argv: readonly string[], io: CliIo): Promise<numbe
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.write(usage());
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.write(`stockmock ${packageVersion()}\n`);
+    return 0;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   try {
@@ -72,6 +78,12 @@ function asksForHelp(args: readonly string[]): boolean {
   return options.includes('--help') || options.includes('-h');
 }
 
+/** The version the package.json beside src/ and dist/ names. */
+function packageVersion(): string {
+  const file = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
 function parseCommandArgs(command: Command, args: string[]) {
   try {
     const { values, positionals } = parseArgs({
@@ -82,6 +94,18 @@ function parseCommandArgs(command: Command, args: string[]) {
     });
     return { flags: values, positionals };
   } catch (error) {
-    throw new UsageError(`${command.name}: ${describeFailure(error)}`);
+    throw new UsageError(
+      `${command.name}: ${unknownOption(command, error) ?? describeFailure(error)}`,
+    );
   }
+}
+
+/** An unknown option in words, with the option meant where it is a likely typo. */
+function unknownOption(command: Command, error: unknown): string | undefined {
+  if ((error as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const given = /'(-{1,2}[^']*)'/.exec((error as Error).message)?.[1];
+  if (given === undefined) return undefined;
+  const meant = typoOf(given.replace(/^-+/, ''), Object.keys(command.flags));
+  const hint = meant === undefined ? '' : ` (did you mean --${meant}?)`;
+  return `unknown option ${given}${hint}; stockmock ${command.name} --help lists them`;
 }

@@ -317,7 +317,7 @@ function resolvePaths(layer: ConfigLayer, base: string): ConfigLayer {
 }
 
 /** Environment variable → config field. `PORT` is honoured too, below `STOCKMOCK_PORT`. */
-const ENV_FIELDS = {
+export const ENV_FIELDS = {
   STOCKMOCK_HOST: 'host',
   STOCKMOCK_PORT: 'port',
   STOCKMOCK_BASE_URL: 'baseUrl',

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,46 @@ describe('help', () => {
     expect(await runMain(argv, io)).toBe(0);
     expect(io.out).toContain(text);
     expect(io.err).toBe('');
+  });
+
+  it.each([['--version'], ['-v'], ['version']])(
+    '%j prints the package version',
+    async (...argv) => {
+      const io = memoryIo(root);
+      const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      expect(await runMain(argv, io)).toBe(0);
+      expect(io.out).toBe(`stockmock ${version}\n`);
+    },
+  );
+
+  it('serve --help says what each flag does, its default and its environment variable', async () => {
+    const io = memoryIo(root);
+    expect(await runMain(['serve', '--help'], io)).toBe(0);
+    for (const line of [
+      /--port N +the port; 0 picks a free one \(default: 4010; STOCKMOCK_PORT or PORT\)/,
+      /--log-level LEVEL +.*\(default: info; STOCKMOCK_LOG_LEVEL\)/,
+      /--watch +reload when .*\(default: off; STOCKMOCK_WATCH\)/,
+      /--config FILE +a config file \(default: .*; STOCKMOCK_CONFIG\)/,
+    ]) {
+      expect(io.out).toMatch(line);
+    }
+    const generate = memoryIo(root);
+    await runMain(['fixtures', 'generate', '--help'], generate);
+    expect(generate.out).toContain('without it, it goes to standard output');
+  });
+
+  it("an unknown option is named, with the one meant, not Node's text about positionals", async () => {
+    const io = memoryIo(root);
+    expect(await runMain(['serve', '--prot', '4000'], io)).toBe(2);
+    expect(io.err).toMatch(
+      /^serve: unknown option --prot \(did you mean --port\?\); stockmock serve --help lists them\n/,
+    );
+    expect(io.err).not.toContain('positional');
+    const far = memoryIo(root);
+    expect(await runMain(['validate', '--zzzzzz'], far)).toBe(2);
+    expect(far.err).toMatch(/^validate: unknown option --zzzzzz; stockmock validate --help/);
   });
 
   it('a --help after -- is a value, not a request for help', async () => {

@@ -10,7 +10,11 @@ import { UsageError } from '../usage-error.ts';
 export const fixturesGenerateCommand: Command = {
   name: 'fixtures',
   summary: 'fixtures generate: write a seeded, realistic catalogue',
-  usage: 'stockmock fixtures generate --count N [--seed S] [--out FILE]',
+  usage:
+    'stockmock fixtures generate --count N [--seed S] [--out FILE]\n' +
+    '  --count N    how many products (required)\n' +
+    '  --seed S     the same seed gives the same catalogue (default: 1)\n' +
+    '  --out FILE   write the fixture there; without it, it goes to standard output',
   flags: { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } },
   async run(args, io) {
     const [action, ...extra] = args.positionals;

@@ -9,14 +9,15 @@ import { formatSourceIssue, type SourceIssue } from '../../problems/source-error
 import type { Reloader } from '../../scenarios/reloader.ts';
 import { watchFiles, type FileWatch } from '../../scenarios/watch-files.ts';
 import type { Command } from '../command.ts';
-import { CONFIG_FLAGS, configFlags } from '../config-flags.ts';
+import { CONFIG_FLAGS, configFlagHelp, configFlags } from '../config-flags.ts';
 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the stock API from the spec and the fixtures',
   usage:
     'stockmock serve [--config FILE] [--fixtures FILE] [--scenario NAME] [--port N] [--host H]\n' +
-    '                [--spec FILE] [--base-url URL] [--log-level LEVEL] [--log-format F] [--watch]',
+    '                [--spec FILE] [--base-url URL] [--log-level LEVEL] [--log-format F] [--watch]\n' +
+    configFlagHelp(true),
   flags: { ...CONFIG_FLAGS, watch: { type: 'boolean' } },
   async run(args, io) {
     const fromFlags = configFlags(args);

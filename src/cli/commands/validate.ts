@@ -12,13 +12,15 @@ import { readDeclarations } from '../../resources/declarations.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
 import type { Command } from '../command.ts';
-import { CONFIG_FLAGS, configFlags } from '../config-flags.ts';
+import { CONFIG_FLAGS, configFlagHelp, configFlags } from '../config-flags.ts';
 import { describeFailure } from '../describe-failure.ts';
 
 export const validateCommand: Command = {
   name: 'validate',
   summary: 'Check the spec, the config and the fixtures; exit 1 on errors',
-  usage: 'stockmock validate [--config FILE] [--fixtures FILE] [--spec FILE]',
+  usage:
+    'stockmock validate [--config FILE] [--fixtures FILE] [--spec FILE] [--scenario NAME]\n' +
+    configFlagHelp(false),
   flags: CONFIG_FLAGS,
   async run(args, io) {
     const config = await loadConfig({
