@@ -12,10 +12,12 @@ import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import { loadPlanOf } from '../scenarios/load-scenarios.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
+import { DEFAULTS } from '../config/load-config.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { applyCompatibility } from '../spec/apply-compatibility.ts';
+import { describeAcceptedTokens } from '../spec/describe-tokens.ts';
 import { buildRouteTable } from '../spec/route-table.ts';
 import { SILENT_LOGGER } from '../http/app-logger.ts';
 import { answerClientError, answerConnect, answerExpectation } from '../http/client-errors.ts';
@@ -106,9 +108,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every operation is served as the spec declares it (src/resources/): no operation is named here.
   const declarations = deps.declarations ?? readDeclarations(deps.spec);
   // The compatibility settings shape what is served, and so the spec that is served and routed by.
-  const spec = await applyCompatibility(deps.spec, config.compatibility, (document) => {
+  const accepted = new Set(config.tokens.map(({ token }) => token));
+  const demoTokens = DEFAULTS.tokens.filter(({ token }) => accepted.has(token));
+  const compatible = await applyCompatibility(deps.spec, config.compatibility, (document) => {
     reshapeViews(document, declarations, config.compatibility);
   });
+  const spec = describeAcceptedTokens(
+    compatible,
+    DEFAULTS.tokens.map(({ token }) => token).filter((token) => !accepted.has(token)),
+  );
   const log = deps.log ?? SILENT_LOGGER;
   // Fastify's base type: the app's type must not depend on pino's.
   const requestLog: FastifyBaseLogger = log;
@@ -164,7 +172,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAgeSeconds: 600,
   });
   await app.register(preferences);
-  await app.register(bearerAuth, { tokens, realm: config.compatibility.realm });
+  await app.register(bearerAuth, {
+    // Where tokens come from, and the demo ones while the server takes them (never another).
+    missing: `Send a token: Authorization: Bearer <token>. Tokens are set in the server's config (tokens, or STOCKMOCK_TOKENS)${
+      demoTokens.length === 0
+        ? '.'
+        : `; this one takes the demo tokens ${demoTokens.map(({ token }) => token).join(' and ')}.`
+    }`,
+    tokens,
+    realm: config.compatibility.realm,
+  });
   // `accept: ignore` serves JSON whatever the Accept, as a service may (RFC 9110 §12.5.1).
   if (config.compatibility.accept === 'negotiate') await app.register(accept);
   const rateLimit = config.simulation?.rateLimit;

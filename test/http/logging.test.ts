@@ -109,3 +109,33 @@ describe('request logging', () => {
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });
 });
+
+describe('where tokens come from', () => {
+  it('a 401 without a token names the demo tokens while the server takes them', async () => {
+    const { app } = await buildTestApp();
+    const answer = await app.inject({ url: '/v1/stock' });
+    await app.close();
+    expect(answer.json<{ detail: string }>().detail).toBe(
+      "Send a token: Authorization: Bearer <token>. Tokens are set in the server's config (tokens, or STOCKMOCK_TOKENS); this one takes the demo tokens status-demo-token and quantity-demo-token.",
+    );
+  });
+
+  it('with tokens of its own, neither the 401 nor the served spec names a demo token or its own', async () => {
+    const own = 'own-secret-token-0123456789';
+    const { app } = await buildTestApp({
+      config: { tokens: [{ token: own, level: 'quantity' }] },
+    });
+    const answer = await app.inject({ url: '/v1/stock' });
+    const served = await app.inject({ url: '/openapi.json' });
+    const yaml = await app.inject({ url: '/openapi.yaml' });
+    await app.close();
+    expect(answer.json<{ detail: string }>().detail).toBe(
+      "Send a token: Authorization: Bearer <token>. Tokens are set in the server's config (tokens, or STOCKMOCK_TOKENS).",
+    );
+    for (const text of [served.body, yaml.body]) {
+      expect(text).not.toContain('demo-token');
+      expect(text).not.toContain(own);
+      expect(text).toContain("This server's tokens are set in its configuration");
+    }
+  });
+});

@@ -2,7 +2,12 @@
 import type { Logger } from 'pino';
 import { launch } from '../../api/launch.ts';
 import type { Config } from '../../config/config-schema.ts';
-import { findConfigFile, loadConfig, type ConfigRequest } from '../../config/load-config.ts';
+import {
+  DEFAULTS,
+  findConfigFile,
+  loadConfig,
+  type ConfigRequest,
+} from '../../config/load-config.ts';
 import { createAppLogger } from '../../http/app-logger.ts';
 import { closeOnSignals } from '../../http/start-server.ts';
 import { formatSourceIssue, type SourceIssue } from '../../problems/source-error.ts';
@@ -59,6 +64,7 @@ export const serveCommand: Command = {
       `serving ${[...sizes].map(([name, size]) => `${String(size)} ${name}`).join(', ')} on ${server.url} (docs: ${server.url}/docs)`,
     );
 
+    log.info(tokensLine(config));
     const configFile = await findConfigFile(request);
     let watch: FileWatch | undefined;
     const rewatch = (current: Config): void => {
@@ -104,4 +110,13 @@ async function reloadAndLog(reloader: Reloader, log: Logger, why: string): Promi
       `reload refused (${why}); still serving the last good data:\n${result.issues.map(formatSourceIssue).join('\n')}`,
     );
   }
+}
+
+/** Where the tokens come from, by their levels: no token reaches a log, a demo one neither. */
+function tokensLine(config: Config): string {
+  const demo = new Set(DEFAULTS.tokens.map(({ token }) => token));
+  const levels = [...new Set(config.tokens.map(({ level }) => level))].join(', ');
+  return config.tokens.every(({ token }) => demo.has(token))
+    ? `tokens: the shipped demo tokens, at the levels ${levels} (README, "Try it"); set tokens in the config, or STOCKMOCK_TOKENS, for your own`
+    : `tokens: ${String(config.tokens.length)} from the config, at the levels ${levels}`;
 }

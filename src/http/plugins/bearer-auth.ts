@@ -21,6 +21,8 @@ export interface BearerAuthOptions {
   readonly tokens: TokenTable;
   /** The realm of the challenge (`compatibility.realm`). */
   readonly realm: string;
+  /** The detail of a 401 without a token: where tokens come from. */
+  readonly missing?: string;
 }
 
 /** A protection space (RFC 7235 §2.2): its tokens, its realm, and what a refused client reads. */
@@ -31,11 +33,11 @@ export interface BearerRealm<Level extends string> {
   readonly missing: string;
 }
 
-const STOCK_REALM = (tokens: TokenTable, realm: string): BearerRealm<AccessLevel> => ({
-  tokens,
-  realm,
-  missing: 'Send a token: Authorization: Bearer <token>.',
-});
+const STOCK_REALM = (
+  tokens: TokenTable,
+  realm: string,
+  missing = 'Send a token: Authorization: Bearer <token>.',
+): BearerRealm<AccessLevel> => ({ tokens, realm, missing });
 
 /** The token of an `Authorization: Bearer <token>` header; the scheme is case-insensitive. */
 export function presentedToken(header: string | undefined): string | undefined {
@@ -75,7 +77,7 @@ export function authenticate<Level extends string>(
 
 export default fp(
   (app: FastifyInstance, options: BearerAuthOptions) => {
-    const realm = STOCK_REALM(options.tokens, options.realm);
+    const realm = STOCK_REALM(options.tokens, options.realm, options.missing);
     app.decorateRequest('accessLevel', null);
     // Wired once per route at declaration time, not looked up per request.
     app.addHook('onRoute', (route) => {
