@@ -120,6 +120,26 @@ describe('the packed package under jest', () => {
   }, 300_000);
 });
 
+describe('the clone itself', () => {
+  it('installs on an older Node (npm on 20) without engine warnings about its own toolchain', async () => {
+    // The scripts run on the `node` devDependency; npm's warnings about the Node it runs on
+    // say nothing about what runs (.npmrc).
+    const node20 = await installNode('20');
+    const { stdout, stderr } = await run(
+      node20,
+      [
+        npmCli,
+        'install',
+        '--dry-run',
+        '--ignore-scripts',
+        ...INSTALL_FLAGS.filter((flag) => !flag.startsWith('--loglevel')),
+      ],
+      { cwd: root },
+    );
+    expect(`${stdout}${stderr}`).not.toContain('EBADENGINE');
+  }, 300_000);
+});
+
 /** A new client project holding one of the README's examples, nothing installed yet. */
 async function clientProject(runner: 'vitest' | 'jest'): Promise<string> {
   const project = await mkdtemp(join(work, `project-${runner}-`));
