@@ -80,6 +80,12 @@ export const ConfigSchema = Type.Object(
      * being written in place is never served half-written. Saving by rename is atomic anyway.
      */
     reloadSettleMs: Type.Integer({ minimum: 0, maximum: 60_000 }),
+    /**
+     * The largest fixture or scenario file read, in bytes: a larger one is refused before it is
+     * read. The default holds a million generated products (174 MB) and fits a machine of a few
+     * GB; raise it for more.
+     */
+    maxFixtureBytes: Type.Integer({ minimum: 1 }),
     logLevel: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
       type: 'string',
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

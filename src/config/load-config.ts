@@ -60,6 +60,7 @@ export const DEFAULTS: Config = {
   watch: false,
   // chokidar's default for the same check (awaitWriteFinish.stabilityThreshold).
   reloadSettleMs: 2000,
+  maxFixtureBytes: 256 * 1024 * 1024,
   logLevel: 'info',
   logFormat: 'auto',
 };
@@ -331,6 +332,7 @@ export const ENV_FIELDS = {
   STOCKMOCK_ADMIN_TOKEN: 'admin',
   STOCKMOCK_WATCH: 'watch',
   STOCKMOCK_RELOAD_SETTLE_MS: 'reloadSettleMs',
+  STOCKMOCK_MAX_FIXTURE_BYTES: 'maxFixtureBytes',
 } as const satisfies Record<string, keyof Config>;
 
 const ENV_NAME_OF: Record<string, string> = Object.fromEntries(
@@ -373,6 +375,7 @@ function fromEnvText(field: keyof Config, text: string): unknown {
   switch (field) {
     case 'port':
     case 'reloadSettleMs':
+    case 'maxFixtureBytes':
       return /^\d+$/.test(text) ? Number(text) : text;
     case 'admin':
       return { token: text };

@@ -253,7 +253,11 @@ export async function loadScenarios(
     [DEFAULT_SCENARIO, config.fixtures],
     ...Object.entries(config.scenarios),
   ];
-  const scenarios = await inWorker({ sources, options, plan });
+  const scenarios = await inWorker({
+    sources,
+    options: { ...options, maxBytes: config.maxFixtureBytes },
+    plan,
+  });
   return new Map(scenarios.map(([name, loaded]) => [name, datasetOf(loaded, plan)]));
 }
 

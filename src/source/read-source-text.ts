@@ -12,6 +12,8 @@ export interface ReadOptions {
   readonly settleMs?: number;
   /** How long a file may keep changing before it is refused; default 30 s. */
   readonly timeoutMs?: number;
+  /** A larger file is refused before it is read (`maxFixtureBytes`); default: no limit. */
+  readonly maxBytes?: number;
 }
 
 /**
@@ -20,11 +22,12 @@ export interface ReadOptions {
  * and a file that is old already (the usual case) costs two `stat` calls, not a wait.
  */
 export async function readSourceText(file: string, options: ReadOptions = {}): Promise<string> {
-  const { settleMs = 0, timeoutMs = 30_000 } = options;
+  const { settleMs = 0, timeoutMs = 30_000, maxBytes } = options;
   const deadline = Date.now() + timeoutMs;
   // The file as last seen, and since when it has looked so.
   let seen: { readonly size: number; readonly mtimeMs: number; readonly since: number } | undefined;
   try {
+    if (maxBytes !== undefined) refuseLarger(file, (await stat(file)).size, maxBytes);
     for (;;) {
       if (settleMs === 0) return utf8Text(file, await readFile(file));
       const now = Date.now();
@@ -126,4 +129,17 @@ function sequenceLength(bytes: Buffer, at: number): number {
     if (byte === undefined || byte < 0x80 || byte > 0xbf) return 0;
   }
   return length;
+}
+
+/** Refuses a file past the size limit, before a byte of it is read. */
+function refuseLarger(file: string, size: number, maxBytes: number): void {
+  if (size <= maxBytes) return;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  throw new SourceError([
+    {
+      file,
+      field: '',
+      message: `is ${mb(size)}, past the ${mb(maxBytes)} stockmock reads (maxFixtureBytes, or STOCKMOCK_MAX_FIXTURE_BYTES, raises it)`,
+    },
+  ]);
 }

@@ -109,6 +109,31 @@ describe('help', () => {
     expect(far.err).toMatch(/^validate: unknown option --zzzzzz; stockmock validate --help/);
   });
 
+  it('refuses a fixture past maxFixtureBytes before reading it, and says what raises it', async () => {
+    const io = memoryIo(root);
+    const code = await runMain(['validate', '--fixtures', join(root, 'fixtures/products.yaml')], {
+      ...io,
+      env: { ...io.env, STOCKMOCK_MAX_FIXTURE_BYTES: '1000' },
+    });
+    expect(code).toBe(1);
+    expect(io.err).toMatch(
+      /FAIL .*products\.yaml is [\d.]+ MB, past the 0\.0 MB stockmock reads \(maxFixtureBytes, or STOCKMOCK_MAX_FIXTURE_BYTES, raises it\)/,
+    );
+  });
+
+  it('fixtures generate refuses more than a million products unless --max-count raises it', async () => {
+    const io = memoryIo(root);
+    expect(await runMain(['fixtures', 'generate', '--count', '100000000'], io)).toBe(2);
+    expect(io.err).toContain(
+      'fixtures generate: --count 100000000 is past the 1000000 products generated at most',
+    );
+    const raised = memoryIo(root);
+    expect(
+      await runMain(['fixtures', 'generate', '--count', '2', '--max-count', '2'], raised),
+    ).toBe(0);
+    expect(raised.out).toContain('"id": 2');
+  });
+
   it('a --help after -- is a value, not a request for help', async () => {
     const io = memoryIo(root);
     expect(await runMain(['contract', '--', '--help'], io)).toBe(2);

@@ -7,6 +7,12 @@ import { integerFlag, stringFlag } from '../flag-values.ts';
 import type { CliIo } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
 
+/**
+ * The most products a generation makes unless told: a million are 174 MB of YAML, about what a
+ * server reads at its default `maxFixtureBytes`; a hundred million ran for hours into 17 GB.
+ */
+const DEFAULT_MAX_COUNT = 1_000_000;
+
 export const fixturesGenerateCommand: Command = {
   name: 'fixtures',
   summary: 'fixtures generate: write a seeded, realistic catalogue',
@@ -14,13 +20,29 @@ export const fixturesGenerateCommand: Command = {
     'stockmock fixtures generate --count N [--seed S] [--out FILE]\n' +
     '  --count N    how many products (required)\n' +
     '  --seed S     the same seed gives the same catalogue (default: 1)\n' +
-    '  --out FILE   write the fixture there; without it, it goes to standard output',
-  flags: { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } },
+    '  --out FILE   write the fixture there; without it, it goes to standard output\n' +
+    `  --max-count N  the most --count may ask (default: ${String(DEFAULT_MAX_COUNT)}, 174 MB of YAML)`,
+  flags: {
+    count: { type: 'string' },
+    seed: { type: 'string' },
+    out: { type: 'string' },
+    'max-count': { type: 'string' },
+  },
   async run(args, io) {
     const [action, ...extra] = args.positionals;
     if (action !== 'generate' || extra.length > 0)
       throw new UsageError('fixtures: the only action is "generate"');
     const count = integerFlag(args, 'count', { prefix: 'fixtures generate: ' });
+    const maxCount = integerFlag(args, 'max-count', {
+      prefix: 'fixtures generate: ',
+      fallback: DEFAULT_MAX_COUNT,
+      min: 1,
+    });
+    if (count > maxCount) {
+      throw new UsageError(
+        `fixtures generate: --count ${String(count)} is past the ${String(maxCount)} products generated at most (a million are 174 MB of YAML, the most a default server reads); --max-count raises it`,
+      );
+    }
     const seed = integerFlag(args, 'seed', { prefix: 'fixtures generate: ', fallback: 1 });
     const outFlag = stringFlag(args, 'out');
     const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);

@@ -52,7 +52,9 @@ export const validateCommand: Command = {
         typeof source === 'string' ? `${source} (scenario ${name})` : `scenario ${name}`,
         async () => {
           if (plan === undefined) throw new Error('not checked: the spec is invalid');
-          const collections = await loadScenario(source, plan);
+          const collections = await loadScenario(source, plan, {
+            maxBytes: config.maxFixtureBytes,
+          });
           for (const warning of await scenarioWarnings(source, plan)) {
             io.error(`warn ${formatSourceIssue(warning)}\n`);
           }
