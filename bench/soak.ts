@@ -5,7 +5,8 @@
  * a temporary folder, then for SOAK_SECONDS, at once:
  * - SOAK_CONNECTIONS clients ask for lists, filters and single products, over kept-alive
  *   connections, each answer checked;
- * - a writer rewrites the fixture in place every second, pausing midway through each write,
+ * - a writer rewrites the fixture every second, half the time by renaming a new file over it
+ *   (an editor's save), half the time in place, pausing midway through each write,
  *   with two valid variants taking turns and every fifth write invalid (its last line bad);
  * - the admin API asks for a reload every 3 s, and SIGHUP every 5 s;
  * - a probe on a connection of its own asks for /healthz every 20 ms: its longest wait is the
@@ -19,7 +20,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +67,10 @@ export interface SoakReport {
   /** The variants that answers came from: both, once reloads swap data under the load. */
   readonly variantsServed: readonly number[];
   readonly writes: number;
+  /** Of the writes, those made by renaming a new file over the fixture. */
+  readonly renames: number;
+  /** How often the served catalogue changed variant, as one client saw it in time order. */
+  readonly switches: number;
   /** RSS in MB: after the first load, the highest seen, at the end, and after the idle time. */
   readonly rssMb: {
     readonly first: number;
@@ -103,6 +108,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     mixed: 0,
     halfWritten: 0,
     writes: 0,
+    renames: 0,
+    switches: 0,
     reloadsOk: 0,
     reloadsRefused: 0,
   };
@@ -166,16 +173,44 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     for (let n = 1; running(); n++) {
       const invalid = n % 5 === 0;
       const text = fixtureText(options.products, VARIANTS[n % 2] as number, invalid);
-      // In place, in two parts with a pause between, as a slow writer or a big copy does.
-      const handle = await open(fixture, 'w');
-      // At a line's end: the first part alone is then valid YAML with 60 % of the products.
-      const cut = text.indexOf('\n', Math.floor(text.length * 0.6)) + 1;
-      await handle.write(text.slice(0, cut));
-      await pause(200);
-      await handle.write(text.slice(cut));
-      await handle.close();
+      if (n % 4 < 2) {
+        // Half the saves as an editor makes them: a new file renamed over the old.
+        const next = join(dir, '.products.yaml.tmp');
+        await writeFile(next, text);
+        await rename(next, fixture);
+        counts.renames += 1;
+      } else {
+        // In place, in two parts with a pause between, as a slow writer or a big copy does.
+        const handle = await open(fixture, 'w');
+        // At a line's end: the first part alone is then valid YAML with 60 % of the products.
+        const cut = text.indexOf('\n', Math.floor(text.length * 0.6)) + 1;
+        await handle.write(text.slice(0, cut));
+        await pause(200);
+        await handle.write(text.slice(cut));
+        await handle.close();
+      }
       counts.writes += 1;
       await pause(800);
+    }
+  };
+
+  // The variant served, seen by one client in time order: each change is a switch.
+  const switchWatch = async (): Promise<void> => {
+    let seen: number | null | undefined;
+    while (running()) {
+      try {
+        const response = await fetch(`${server.url}/v1/stock?limit=1`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+          signal: AbortSignal.timeout(10_000),
+        });
+        const body = (await response.json()) as ListBody;
+        const variant = body.data[0]?.quantity;
+        if (seen !== undefined && variant !== seen) counts.switches += 1;
+        seen = variant;
+      } catch {
+        // Counted by the clients; this one only watches the data.
+      }
+      await pause(50);
     }
   };
 
@@ -239,6 +274,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await Promise.all([
       ...Array.from({ length: options.connections }, client),
       writer(),
+      switchWatch(),
       adminReloads(),
       hangups(),
       probe(),
@@ -262,6 +298,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       reloads: { ok: counts.reloadsOk, refused: counts.reloadsRefused },
       variantsServed: [...variantsServed].sort((a, b) => a - b),
       writes: counts.writes,
+      renames: counts.renames,
+      switches: counts.switches,
       rssMb: {
         first: firstRss,
         highest: Math.max(firstRss, ...rssSeries.map(([, mb]) => mb)),

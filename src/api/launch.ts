@@ -2,7 +2,12 @@
 import type { Logger } from 'pino';
 import type { RequestJournal } from '../admin/request-journal.ts';
 import type { Config } from '../config/config-schema.ts';
-import { loadConfig, whereConfigSets, type ConfigRequest } from '../config/load-config.ts';
+import {
+  findConfigFile,
+  loadConfig,
+  whereConfigSets,
+  type ConfigRequest,
+} from '../config/load-config.ts';
 import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { buildApp } from './build-app.ts';
@@ -47,6 +52,7 @@ export async function launch(options: {
     ),
   ]);
   const plan = loadPlanOf(declarations, config.compatibility);
+  const configFile = await findConfigFile(request);
   const scenarios = await loadScenarios(config, plan);
   const catalogs = createScenarioStore(scenarios, config.scenario ?? DEFAULT_SCENARIO);
   const reloader = createReloader({
@@ -54,7 +60,9 @@ export async function launch(options: {
     plan,
     initialConfig: config,
     // The config file too is read once it settles, as the last good config says.
-    readConfig: () => loadConfig({ ...request, settleMs: reloader.config.reloadSettleMs }),
+    readConfig: (lastRead) =>
+      loadConfig({ ...request, settleMs: reloader.config.reloadSettleMs, lastRead }),
+    ...(configFile === undefined ? {} : { configFile }),
   });
   const app = await buildApp({
     config,

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
-import { readSourceText } from '../source/read-source-text.ts';
+import { readSourceText, type FileMark, type ReadOptions } from '../source/read-source-text.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import type { ErrorObject } from 'ajv';
 import { COMPATIBILITY_ENV, DEFAULT_COMPATIBILITY } from '../compatibility/compatibility.ts';
@@ -34,6 +34,8 @@ export interface ConfigRequest {
   readonly onWarning?: (issue: SourceIssue) => void;
   /** Read the config file only once it has settled (a reload; see readSourceText). */
   readonly settleMs?: number;
+  /** How files looked when last read whole: such a file needs no settling (read-source-text.ts). */
+  readonly lastRead?: Readonly<Record<string, FileMark>>;
 }
 
 /** The name of the config file looked for in the working directory. */
@@ -140,7 +142,14 @@ async function configLayers(request: ConfigRequest): Promise<NamedLayer[]> {
   const layers: NamedLayer[] = [
     { layer: DEFAULTS, where: (path) => ({ file: 'defaults', field: formatField(path) }) },
   ];
-  if (configFile !== undefined) layers.push(await readConfigFile(configFile, request.settleMs));
+  if (configFile !== undefined) {
+    layers.push(
+      await readConfigFile(configFile, {
+        settleMs: request.settleMs ?? 0,
+        lastRead: request.lastRead ?? {},
+      }),
+    );
+  }
   const { cwd } = request;
   layers.push(unlocated('environment', envLayer(request.env), cwd, envPath));
   const flagsFrom = request.flagsFrom ?? 'command line';
@@ -284,8 +293,8 @@ export async function findConfigFile(request: ConfigRequest): Promise<string | u
 }
 
 /** A config file's layer: validated with lines; its relative paths resolve against its folder. */
-async function readConfigFile(file: string, settleMs = 0): Promise<NamedLayer> {
-  const source = readYamlSource(file, await readSourceText(file, { settleMs }));
+async function readConfigFile(file: string, options: ReadOptions = {}): Promise<NamedLayer> {
+  const source = readYamlSource(file, await readSourceText(file, options));
   const where: NamedLayer['where'] = (path) => ({
     file,
     at: source.locate(path),

@@ -2,6 +2,7 @@
 import type { Config } from '../config/config-schema.ts';
 import type { SourceIssue } from '../problems/source-error.ts';
 import { SourceError } from '../problems/source-error.ts';
+import { marksOf, type FileMark } from '../source/read-source-text.ts';
 import { loadScenarios, type LoadPlan } from './load-scenarios.ts';
 import type { Dataset, ScenarioStore } from './scenario-store.ts';
 
@@ -29,20 +30,36 @@ export interface Reloader {
 export function createReloader(options: {
   readonly store: ScenarioStore;
   readonly initialConfig: Config;
-  readonly readConfig: () => Promise<Config>;
+  /** Reads the config again; `lastRead` says how its file looked when last read whole. */
+  readonly readConfig: (lastRead: Readonly<Record<string, FileMark>>) => Promise<Config>;
+  /** The config file, if one is read: a reload reads it once it settles, as the fixtures. */
+  readonly configFile?: string;
   /** What the spec's declarations ask a load to build; the spec is read once, at start. */
   readonly plan: LoadPlan;
 }): Reloader {
   let config = options.initialConfig;
   let running: Promise<ReloadResult> | undefined;
   let queued: Promise<ReloadResult> | undefined;
+  const filesOf = (current: Config): string[] => [
+    ...(options.configFile === undefined ? [] : [options.configFile]),
+    ...fixtureFiles(current),
+  ];
+  // How the files looked when last read whole: one renamed over, or not changed since, needs
+  // no settling (read-source-text.ts).
+  let lastRead = marksOf(filesOf(config));
 
   const once = async (): Promise<ReloadResult> => {
     try {
-      const next = await options.readConfig();
-      // A reload may meet a file in the middle of being written: read each once it settles.
-      const datasets = await loadScenarios(next, options.plan, { settleMs: next.reloadSettleMs });
+      const marks = await lastRead;
+      const next = await options.readConfig(marks);
+      // A reload may meet a file in the middle of being written in place: read each such file
+      // once it settles; one that was renamed into place at once.
+      const datasets = await loadScenarios(next, options.plan, {
+        settleMs: next.reloadSettleMs,
+        lastRead: marks,
+      });
       options.store.replaceAll(datasets);
+      lastRead = marksOf(filesOf(next));
       config = next;
       return {
         ok: true,
@@ -75,4 +92,11 @@ export function createReloader(options: {
       return queued;
     },
   };
+}
+
+/** The fixture files a config serves from: the default scenario's and each named one's. */
+function fixtureFiles(config: Config): string[] {
+  return [config.fixtures, ...Object.values(config.scenarios)].filter(
+    (source) => typeof source === 'string',
+  );
 }

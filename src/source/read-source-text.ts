@@ -14,6 +14,20 @@ export interface ReadOptions {
   readonly timeoutMs?: number;
   /** A larger file is refused before it is read (`maxFixtureBytes`); default: no limit. */
   readonly maxBytes?: number;
+  /**
+   * How each file looked when last read whole. A file that still looks so is whole; one now on
+   * another inode was renamed over the old one (an editor's save, `mv`), and renaming is the
+   * writer's last step: both are read at once. Only a file written in place waits out
+   * `settleMs`.
+   */
+  readonly lastRead?: Readonly<Record<string, FileMark>>;
+}
+
+/** What tells a file's versions apart without reading it. */
+export interface FileMark {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
 }
 
 /**
@@ -22,7 +36,7 @@ export interface ReadOptions {
  * and a file that is old already (the usual case) costs two `stat` calls, not a wait.
  */
 export async function readSourceText(file: string, options: ReadOptions = {}): Promise<string> {
-  const { settleMs = 0, timeoutMs = 30_000, maxBytes } = options;
+  const { settleMs = 0, timeoutMs = 30_000, maxBytes, lastRead = {} } = options;
   const deadline = Date.now() + timeoutMs;
   // The file as last seen, and since when it has looked so.
   let seen: { readonly size: number; readonly mtimeMs: number; readonly since: number } | undefined;
@@ -38,12 +52,18 @@ export async function readSourceText(file: string, options: ReadOptions = {}): P
       // Quiet for as long as its modification time says, or as long as it has looked the same
       // here: a modification time in the future (a skewed clock on a network share) never ages.
       const quietFor = Math.max(now - before.mtimeMs, now - seen.since);
-      if (quietFor >= settleMs) {
+      const mark = Object.hasOwn(lastRead, file) ? lastRead[file] : undefined;
+      const known =
+        mark !== undefined &&
+        (mark.ino !== before.ino || (mark.size === before.size && mark.mtimeMs === before.mtimeMs));
+      if (known || quietFor >= settleMs) {
         const bytes = await readFile(file);
         const after = await stat(file);
-        if (after.size === before.size && after.mtimeMs === before.mtimeMs) {
-          return utf8Text(file, bytes);
-        }
+        const same =
+          after.ino === before.ino &&
+          after.size === before.size &&
+          after.mtimeMs === before.mtimeMs;
+        if (same) return utf8Text(file, bytes);
       }
       if (now > deadline) {
         throw new SourceError([
@@ -142,4 +162,19 @@ function refuseLarger(file: string, size: number, maxBytes: number): void {
       message: `is ${mb(size)}, past the ${mb(maxBytes)} stockmock reads (maxFixtureBytes, or STOCKMOCK_MAX_FIXTURE_BYTES, raises it)`,
     },
   ]);
+}
+
+/** How each file that exists looks now, for `lastRead`: missing ones are left out. */
+export async function marksOf(files: readonly string[]): Promise<Record<string, FileMark>> {
+  const found = await Promise.all(
+    files.map(async (file) => {
+      try {
+        const { ino, size, mtimeMs } = await stat(file);
+        return [[file, { ino, size, mtimeMs }] as const];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return Object.fromEntries(found.flat());
 }

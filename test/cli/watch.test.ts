@@ -1,5 +1,5 @@
 /** `serve --watch` and SIGHUP, on a real process and real files. */
-import { mkdtemp, open, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,26 @@ describe('serve --watch', () => {
 
       await writeFile(file, 'products:\n  - { id: 1, name: One }\n  - { id: 2, name: Two }\n');
       await server.waitForLog(/reloaded \(.*products\.yaml changed\)/);
+      expect(await products(server.url)).toBe(2);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('serves a fixture renamed into place at once, whatever the settle window', async () => {
+    const { dir, file } = await folder('products:\n  - { id: 1, name: One }\n');
+    // A window no test waits out: only a rename can be served before it ends.
+    await writeFile(
+      join(dir, 'stockmock.config.yaml'),
+      'fixtures: products.yaml\nreloadSettleMs: 60000\n',
+    );
+    const server = await spawnServe(['--watch'], dir);
+    await server.waitForLog(/watching .* for changes/);
+    try {
+      const next = join(dir, '.products.yaml.tmp');
+      await writeFile(next, 'products:\n  - { id: 1, name: One }\n  - { id: 2, name: Two }\n');
+      await rename(next, file);
+      await server.waitForLog(/reloaded \(.*products\.yaml changed\)/, 15_000);
       expect(await products(server.url)).toBe(2);
     } finally {
       await server.stop();
