@@ -16,7 +16,7 @@ export interface FileWatch {
 export function watchFiles(
   files: readonly string[],
   onChange: (file: string) => void,
-  delayMs = 100,
+  delayMs = 50,
 ): FileWatch {
   const byFolder = new Map<string, Set<string>>();
   for (const file of files) {
