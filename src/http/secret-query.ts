@@ -3,6 +3,7 @@
  * `access_token`. stockmock does not accept a token there (a 401 says to use the header), but
  * a client that sent one must not find it in the request log or the journal.
  */
+import { decodeQueryComponent } from '../spec/parameter-parser.ts';
 
 /** Query parameters that carry a credential, by the RFCs that define them. */
 const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['access_token']);
@@ -25,16 +26,8 @@ export function maskSecretParameters(url: string): string {
     .slice(query + 1)
     .split('&')
     .map((pair) => {
-      const name = decodedName(pair.split('=', 1)[0] ?? '');
-      return isSecretParameter(name) ? `${pair.split('=', 1)[0] ?? ''}=${MASKED}` : pair;
+      const raw = pair.split('=', 1)[0] ?? '';
+      return isSecretParameter(decodeQueryComponent(raw) ?? raw) ? `${raw}=${MASKED}` : pair;
     });
   return `${url.slice(0, query)}?${pairs.join('&')}`;
-}
-
-function decodedName(raw: string): string {
-  try {
-    return decodeURIComponent(raw.replaceAll('+', ' '));
-  } catch {
-    return raw;
-  }
 }

@@ -142,8 +142,8 @@ function malformedEncodings(rawQuery: string): ParameterIssue[] {
     if (!pair.includes('%')) continue;
     const at = pair.indexOf('=');
     const [name, value] = at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
-    const decodedName = decoded(name);
-    if (decodedName === undefined || decoded(value) === undefined) {
+    const decodedName = decodeQueryComponent(name);
+    if (decodedName === undefined || decodeQueryComponent(value) === undefined) {
       issues.push(
         issue(
           decodedName ?? quote(name),
@@ -156,7 +156,8 @@ function malformedEncodings(rawQuery: string): ParameterIssue[] {
   return issues;
 }
 
-function decoded(text: string): string | undefined {
+/** A query name or value as a form decodes it (`+` a space); undefined if not valid UTF-8. */
+export function decodeQueryComponent(text: string): string | undefined {
   try {
     return decodeURIComponent(text.replaceAll('+', ' '));
   } catch {
