@@ -55,6 +55,9 @@ export function readYamlSource(
   fastPath?: (text: string) => unknown,
 ): YamlSource {
   let value: unknown = fastPath?.(text);
+  // The fast layouts have no anchors (their readers give up on one): only js-yaml's value can
+  // share objects through aliases.
+  const mayAlias = value === undefined && text.includes('&');
   if (value === undefined) {
     try {
       value = load(text, { schema: CORE_SCHEMA, filename: file });
@@ -75,7 +78,7 @@ export function readYamlSource(
   }
   if (text.includes(PROTO)) refuseProtoKeys(file, text);
   const byLines = text.length > LOCATE_BY_LINES_FROM ? locateByLines(text) : undefined;
-  const limits = judgeValue(value, { aliases: text.includes('&') });
+  const limits = judgeValue(value, { aliases: mayAlias });
   let located: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
   const positioned = () => {
     if (located === undefined) {
@@ -134,6 +137,13 @@ const PROTO = '__proto__';
  * the word at all.
  */
 function refuseProtoKeys(file: string, text: string): void {
+  // A large file is searched by its lines, as large files are located (locate-by-lines.ts):
+  // `yaml`'s tree of 200 MB would take gigabytes. A quoted value that reads `"__proto__": …` is
+  // refused too there; better a false refusal than a vanished field.
+  if (text.length > LOCATE_BY_LINES_FROM) {
+    refuseOnIssues(protoKeysByLines(file, text));
+    return;
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const issues: SourceIssue[] = [];
@@ -150,6 +160,21 @@ function refuseProtoKeys(file: string, text: string): void {
     },
   });
   refuseOnIssues(issues);
+}
+
+/** A key `__proto__` in a line: at its start (block), or after `{`, `,` (flow), quoted or not. */
+const PROTO_KEY = /(?:^[\t ]*(?:- )*|[{,][\t ]*)(["']?)__proto__\1[\t ]*:/gm;
+
+function protoKeysByLines(file: string, text: string): SourceIssue[] {
+  return [...text.matchAll(PROTO_KEY)].map((match) => {
+    const offset = match.index + match[0].indexOf('_') - (match[1] ?? '').length;
+    return {
+      file,
+      at: { line: countLines(text, offset), column: offset - text.lastIndexOf('\n', offset - 1) },
+      field: '',
+      message: `a field named ${PROTO} is refused: JavaScript objects cannot hold it as data`,
+    };
+  });
 }
 
 /** Where a text's flow collections (`[`, `{`) first nest past `MAX_DEPTH`, quotes skipped. */

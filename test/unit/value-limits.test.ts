@@ -166,6 +166,24 @@ describe('__proto__ and invalid UTF-8', () => {
     expect(kept.products[0]?.['constructor']).toBe('y');
   });
 
+  it('finds __proto__ keys of a large file by its lines, at the places the small-file reader gives', () => {
+    const records = Array.from(
+      { length: 9000 },
+      (_, i) => `  - {"id": ${String(i + 1)}, "name": "P & Co"}`,
+    );
+    const tail = ['  - {"id": 9001, "__proto__": {"a": 1}}', '  - id: 9002', '    __proto__: x'];
+    const text = `products:\n${[...records, ...tail].join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(256 * 1024);
+    expect(refusal(text).issues.map((issue) => issue.at)).toEqual([
+      { line: 9002, column: 18 },
+      { line: 9004, column: 5 },
+    ]);
+    expect(refusal('products:\n  - {"id": 9001, "__proto__": {"a": 1}}\n').issues[0]?.at).toEqual({
+      line: 2,
+      column: 18,
+    });
+  });
+
   it('refuses bytes that are not UTF-8 at their line and column, with nothing of the text', () => {
     const bytes = Buffer.concat([
       Buffer.from('products:\n  - id: 1\n    name: "Caf'),
