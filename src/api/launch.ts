@@ -1,4 +1,5 @@
 /** @module Load, build and listen: the one start-up sequence of `stockmock serve` and `startStockmock`. */
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { RequestJournal } from '../admin/request-journal.ts';
 import type { Config } from '../config/config-schema.ts';
@@ -12,15 +13,16 @@ import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { buildApp } from './build-app.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
-import { loadPlanOf, loadScenarios } from '../scenarios/load-scenarios.ts';
-import { readDeclarations } from '../resources/declarations.ts';
-import { createReloader, type Reloader } from '../scenarios/reloader.ts';
+import { beginLoad, loadPlanOf, type LoadPlan } from '../scenarios/load-scenarios.ts';
+import { readDeclarations, type Declarations } from '../resources/declarations.ts';
+import { createReloader, fixtureFiles, type Reloader } from '../scenarios/reloader.ts';
+import { marksOf } from '../source/read-source-text.ts';
 import {
   createScenarioStore,
   DEFAULT_SCENARIO,
   type ScenarioStore,
 } from '../scenarios/scenario-store.ts';
-import { loadSpec } from '../spec/load-spec.ts';
+import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 
 export interface Launched {
   readonly server: RunningServer;
@@ -39,25 +41,23 @@ export async function launch(options: {
   readonly journal?: RequestJournal;
 }): Promise<Launched> {
   const { config, request, log, journal } = options;
-  // The declarations say what to load and index: the spec is read first.
-  const spec = await loadSpec(config.spec);
-  const declarations = readDeclarations(spec);
-  // Checked here, where the config's own place of each token is known.
-  refuseOnIssues([
-    ...unviewedLevelIssues(declarations, config.tokens, await whereConfigSets(request, 'tokens')),
-    ...orderIssues(
-      declarations,
-      config.compatibility.order,
-      await whereConfigSets(request, 'compatibility'),
-    ),
-  ]);
-  const plan = loadPlanOf(declarations, config.compatibility);
+  // How the fixtures look before they are read: what a reload may take as read whole.
+  const lastRead = marksOf(fixtureFiles(config));
+  // The files are read while the spec is: nothing is served yet, so every core may load.
+  const loading = beginLoad(config, { workers: availableParallelism() });
+  const { spec, declarations, plan } = await readDeclared(config, request).catch(
+    (error: unknown) => {
+      loading.cancel();
+      throw error;
+    },
+  );
   const configFile = await findConfigFile(request);
-  const scenarios = await loadScenarios(config, plan);
+  const scenarios = await loading.finish(plan);
   const catalogs = createScenarioStore(scenarios, config.scenario ?? DEFAULT_SCENARIO);
   const reloader = createReloader({
     store: catalogs,
     plan,
+    lastRead,
     initialConfig: config,
     // The config file too is read once it settles, as the last good config says.
     readConfig: (lastRead) =>
@@ -74,4 +74,23 @@ export async function launch(options: {
     ...(journal === undefined ? {} : { journal }),
   });
   return { server: await startServer(app, config), catalogs, reloader };
+}
+
+/** The spec, what it declares, and what a load must build for it; refused where the config does not fit. */
+async function readDeclared(
+  config: Config,
+  request: ConfigRequest,
+): Promise<{ spec: LoadedSpec; declarations: Declarations; plan: LoadPlan }> {
+  const spec = await loadSpec(config.spec);
+  const declarations = readDeclarations(spec);
+  // Checked here, where the config's own place of each token is known.
+  refuseOnIssues([
+    ...unviewedLevelIssues(declarations, config.tokens, await whereConfigSets(request, 'tokens')),
+    ...orderIssues(
+      declarations,
+      config.compatibility.order,
+      await whereConfigSets(request, 'compatibility'),
+    ),
+  ]);
+  return { spec, declarations, plan: loadPlanOf(declarations, config.compatibility) };
 }

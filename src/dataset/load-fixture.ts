@@ -6,7 +6,12 @@ import { parseBlockFixture } from '../source/block-fixture.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { parseJsonLineFixture } from '../source/json-line-fixture.ts';
 import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
-import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
+import {
+  readYamlSource,
+  refuseOnIssues,
+  schemaIssues,
+  type YamlSource,
+} from '../source/read-yaml-source.ts';
 import { buildCollection, type RecordInput } from './build-collection.ts';
 import type { CollectionData } from './collection.ts';
 import { deriveValue } from './derive.ts';
@@ -45,19 +50,35 @@ export async function loadFixture(
   collections: readonly CollectionDeclaration[],
   options: ReadOptions = {},
 ): Promise<CollectionData[]> {
-  return parseFixture(file, await readSourceText(file, options), collections);
+  return fixtureCollections(await readFixture(file, options), collections);
 }
 
 /**
- * Parses fixture text into each collection's columns. Collects every issue of the file (schema
- * and duplicate keys) before refusing it, so one run shows all that needs fixing.
+ * Reads and parses a fixture file, without the declarations: a load starts here while the spec
+ * that says what the records must be is still being read.
  */
+export async function readFixture(file: string, options: ReadOptions = {}): Promise<YamlSource> {
+  return readYamlSource(file, await readSourceText(file, options), readFixtureLayout);
+}
+
+/** Parses fixture text into each collection's columns (see fixtureCollections). */
 export function parseFixture(
   file: string,
   text: string,
   collections: readonly CollectionDeclaration[],
 ): CollectionData[] {
-  const source = readYamlSource(file, text, readFixtureLayout);
+  return fixtureCollections(readYamlSource(file, text, readFixtureLayout), collections);
+}
+
+/**
+ * A parsed fixture's columns, by its collections' declarations. Collects every issue of the file
+ * (schema and duplicate keys) before refusing it, so one run shows all that needs fixing.
+ */
+export function fixtureCollections(
+  source: YamlSource,
+  collections: readonly CollectionDeclaration[],
+): CollectionData[] {
+  const { file } = source;
   refuseOnIssues(schemaIssues(source, fixtureValidator(collections)));
   const fixture = source.value as Readonly<Record<string, readonly RecordInput[]>>;
 

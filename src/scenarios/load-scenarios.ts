@@ -8,6 +8,8 @@
  * products), so a reload never stalls the requests it serves meanwhile, and the parse's garbage
  * never reaches the serving thread's heap: it ends with the worker.
  */
+import { statSync } from 'node:fs';
+import module from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Compatibility } from '../compatibility/compatibility.ts';
 import type { Config } from '../config/config-schema.ts';
@@ -19,7 +21,7 @@ import {
   type CollectionData,
 } from '../dataset/collection.ts';
 import { createDataset, type Dataset } from '../dataset/dataset.ts';
-import { derivationWarnings, loadFixture } from '../dataset/load-fixture.ts';
+import { derivationWarnings, fixtureCollections, readFixture } from '../dataset/load-fixture.ts';
 import {
   extrasBuffersOf,
   extrasJsonOf,
@@ -35,6 +37,7 @@ import {
 import { labelOrderOf, type LabelCollation } from '../query/list-rules.ts';
 import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
 import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
+import type { YamlSource } from '../source/read-yaml-source.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
@@ -102,14 +105,35 @@ export interface LoadedCollectionData {
   readonly generated?: GeneratedExtrasData;
 }
 
-/** Loads one scenario's collections as columns: a fixture file, or generated products. */
-async function loadScenarioData(
-  source: ScenarioSource,
-  plan: LoadPlan,
-  options: ReadOptions,
-): Promise<{ data: CollectionData; generated?: GeneratedExtrasData }[]> {
+/**
+ * A scenario's source as far as it is read before the declarations are known: a fixture file
+ * read and parsed, or the generator ready.
+ */
+type ReadScenario =
+  | { readonly kind: 'fixture'; readonly fixture: YamlSource }
+  | { readonly kind: 'generated'; readonly count: number; readonly seed: number };
+
+/** Reads what a scenario's source can give without the declarations (see beginLoad). */
+async function readScenario(source: ScenarioSource, options: ReadOptions): Promise<ReadScenario> {
   if (typeof source === 'string') {
-    return (await loadFixture(source, plan.collections, options)).map((data) => ({ data }));
+    return { kind: 'fixture', fixture: await readFixture(source, options) };
+  }
+  // Loaded on use: faker's word lists cost start-up time that file-only configs should not pay.
+  await Promise.all([
+    import('../generate/generate-products.ts'),
+    import('../generate/generated-extras.ts'),
+  ]);
+  const { count, seed = 1 } = source.generate;
+  return { kind: 'generated', count, seed };
+}
+
+/** One scenario's collections as columns, by the declarations. */
+async function scenarioData(
+  read: ReadScenario,
+  plan: LoadPlan,
+): Promise<{ data: CollectionData; generated?: GeneratedExtrasData }[]> {
+  if (read.kind === 'fixture') {
+    return fixtureCollections(read.fixture, plan.collections).map((data) => ({ data }));
   }
   const [collection, ...others] = plan.collections;
   if (collection === undefined || others.length > 0) {
@@ -117,8 +141,7 @@ async function loadScenarioData(
       `generate makes one collection of products; the spec declares ${String(plan.collections.length)}`,
     );
   }
-  const { count, seed = 1 } = source.generate;
-  // Loaded on use: faker's word lists cost start-up time that file-only configs should not pay.
+  const { count, seed } = read;
   const { generateProducts } = await import('../generate/generate-products.ts');
   const { createGeneratedExtras } = await import('../generate/generated-extras.ts');
   const extras = createGeneratedExtras(count);
@@ -133,6 +156,15 @@ async function loadScenarioData(
       generated: extras.data(),
     },
   ];
+}
+
+/** Loads one scenario's collections as columns: a fixture file, or generated products. */
+async function loadScenarioData(
+  source: ScenarioSource,
+  plan: LoadPlan,
+  options: ReadOptions,
+): Promise<{ data: CollectionData; generated?: GeneratedExtrasData }[]> {
+  return scenarioData(await readScenario(source, options), plan);
 }
 
 /** A collection over its loaded columns. */
@@ -179,20 +211,70 @@ export async function loadDataset(
   return datasetOf((await loadIndexedScenario(source, options, plan)).loaded, plan);
 }
 
-/** What the loading worker is asked to load. */
+/** What a loading worker is asked to read: its share of the scenarios, in config order. */
 export interface LoadJob {
   readonly sources: readonly (readonly [name: string, source: ScenarioSource])[];
   readonly options: ReadOptions;
-  readonly plan: LoadPlan;
 }
 
-/** What it answers: every scenario, or every issue of the first file that failed. */
+/** What it answers once given the plan: its scenarios, or the issues of its first failing one. */
 export type LoadOutcome =
   | {
       readonly ok: true;
       readonly scenarios: readonly (readonly [string, readonly LoadedCollectionData[]])[];
     }
-  | { readonly ok: false; readonly issues: readonly SourceIssue[] };
+  | { readonly ok: false; readonly scenario: string; readonly issues: readonly SourceIssue[] };
+
+/**
+ * What a loading worker does: reads its scenarios at once, then builds them by the plan. A
+ * scenario that fails ends the job: the load is refused with the first failure anyway.
+ */
+export async function runLoadJob(
+  job: LoadJob,
+  plan: Promise<LoadPlan>,
+): Promise<{ readonly outcome: LoadOutcome; readonly buffers: ArrayBuffer[] }> {
+  const read: (readonly [string, ReadScenario])[] = [];
+  let failure: { readonly scenario: string; readonly error: unknown } | undefined;
+  for (const [name, source] of job.sources) {
+    try {
+      read.push([name, await readScenario(source, job.options)]);
+    } catch (error) {
+      failure = { scenario: name, error };
+      break;
+    }
+  }
+  const declarations = await plan;
+  const buffers: ArrayBuffer[] = [];
+  const scenarios: (readonly [string, readonly LoadedCollectionData[]])[] = [];
+  for (const [name, scenario] of read) {
+    try {
+      const built = await indexedScenario(scenario, declarations);
+      buffers.push(...built.buffers);
+      scenarios.push([name, built.loaded]);
+    } catch (error) {
+      failure = { scenario: name, error };
+      break;
+    }
+  }
+  if (failure !== undefined) {
+    const { scenario, error } = failure;
+    return { outcome: { ok: false, scenario, issues: issuesOf(error) }, buffers: [] };
+  }
+  return { outcome: { ok: true, scenarios }, buffers };
+}
+
+/** A failure as the issues it is told by: a file's own, or one line for anything else. */
+function issuesOf(error: unknown): readonly SourceIssue[] {
+  return error instanceof SourceError
+    ? error.issues
+    : [
+        {
+          file: 'load',
+          field: '',
+          message: error instanceof Error ? error.message : String(error),
+        },
+      ];
+}
 
 /** What the worker does with one scenario: load it, index it, and list the buffers to move. */
 export async function loadIndexedScenario(
@@ -200,8 +282,16 @@ export async function loadIndexedScenario(
   options: ReadOptions,
   plan: LoadPlan,
 ): Promise<{ readonly loaded: LoadedCollectionData[]; readonly buffers: ArrayBuffer[] }> {
+  return indexedScenario(await readScenario(source, options), plan);
+}
+
+/** A read scenario built by the plan and indexed, with the buffers to move. */
+async function indexedScenario(
+  read: ReadScenario,
+  plan: LoadPlan,
+): Promise<{ readonly loaded: LoadedCollectionData[]; readonly buffers: ArrayBuffer[] }> {
   const buffers: ArrayBuffer[] = [];
-  const loaded = (await loadScenarioData(source, plan, options)).map((one) => {
+  const loaded = (await scenarioData(read, plan)).map((one) => {
     const declaration = plan.collections.find((c) => c.name === one.data.name);
     const indexes = buildEngineData(
       one.data.columns,
@@ -239,27 +329,96 @@ export function datasetOf(loaded: readonly LoadedCollectionData[], plan: LoadPla
   );
 }
 
+/** A load under way: its workers read the files while the declarations are still unknown. */
+export interface PendingLoad {
+  /**
+   * Builds every scenario by the plan. Rejects with the issues of the first scenario, in config
+   * order, that fails, so that nothing is served, or swapped in, unless all of it is valid.
+   */
+  finish(plan: LoadPlan): Promise<ReadonlyMap<string, Dataset>>;
+  /** Ends the workers: the start failed before the plan was known. */
+  cancel(): void;
+}
+
 /**
- * Loads `default` (the `fixtures`) and every named scenario, in a worker. Rejects with the
- * issues of the first file that fails, so that nothing is served, or swapped in, unless all of
- * it is valid.
+ * Starts loading `default` (the `fixtures`) and every named scenario, in up to `workers`
+ * threads, each reading its files at once: a start reads the spec meanwhile, which says what
+ * the records must be. Scenarios are shared out by their size, largest first, so that the
+ * shipped config's generated `large` loads beside the default catalogue, not after it.
  */
+export function beginLoad(
+  config: Pick<Config, 'fixtures' | 'scenarios' | 'maxFixtureBytes'>,
+  options: ReadOptions & { readonly workers?: number } = {},
+): PendingLoad {
+  const { workers = 1, ...readOptions } = options;
+  const sources: [string, ScenarioSource][] = [
+    [DEFAULT_SCENARIO, config.fixtures],
+    ...Object.entries(config.scenarios),
+  ];
+  const shares = shareOut(sources, Math.max(1, Math.min(workers, sources.length)));
+  const started = shares.map((share) =>
+    startWorker({ sources: share, options: { ...readOptions, maxBytes: config.maxFixtureBytes } }),
+  );
+  return {
+    async finish(plan) {
+      const outcomes = await Promise.all(started.map((worker) => worker.finish(plan)));
+      const loaded = new Map(outcomes.flatMap((outcome) => (outcome.ok ? outcome.scenarios : [])));
+      const failed = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome]));
+      const order = sources.map(([name]) => name);
+      const [first] = failed.sort((a, b) => order.indexOf(a.scenario) - order.indexOf(b.scenario));
+      if (first !== undefined) throw new SourceError(first.issues);
+      return new Map(order.map((name) => [name, datasetOf(loaded.get(name) ?? [], plan)] as const));
+    },
+    cancel() {
+      for (const worker of started) worker.cancel();
+    },
+  };
+}
+
+/** Loads every scenario of a config, in a worker (see beginLoad). */
 export async function loadScenarios(
   config: Config,
   plan: LoadPlan,
   options: ReadOptions = {},
 ): Promise<ReadonlyMap<string, Dataset>> {
-  const sources: [string, ScenarioSource][] = [
-    [DEFAULT_SCENARIO, config.fixtures],
-    ...Object.entries(config.scenarios),
-  ];
-  const scenarios = await inWorker({
-    sources,
-    options: { ...options, maxBytes: config.maxFixtureBytes },
-    plan,
-  });
-  return new Map(scenarios.map(([name, loaded]) => [name, datasetOf(loaded, plan)]));
+  return beginLoad(config, options).finish(plan);
 }
+
+/**
+ * The scenarios in `count` shares of about equal work, each in config order: a file's work is
+ * its size, a generated scenario's the size of the generator's file of as many records.
+ */
+function shareOut(
+  sources: readonly (readonly [string, ScenarioSource])[],
+  count: number,
+): (readonly [string, ScenarioSource])[][] {
+  if (count === 1) return [[...sources]];
+  const weightOf = ([, source]: readonly [string, ScenarioSource]): number => {
+    if (typeof source !== 'string') return source.generate.count * GENERATED_BYTES_PER_RECORD;
+    try {
+      return statSync(source).size;
+    } catch {
+      // Told by the worker that reads it.
+      return 0;
+    }
+  };
+  const weighed = sources.map((source, index) => ({ source, index, weight: weightOf(source) }));
+  const shares = Array.from({ length: count }, () => ({
+    weight: 0,
+    members: [] as typeof weighed,
+  }));
+  for (const one of [...weighed].sort((a, b) => b.weight - a.weight)) {
+    const lightest = shares.reduce((a, b) => (b.weight < a.weight ? b : a));
+    lightest.weight += one.weight;
+    lightest.members.push(one);
+  }
+  return shares
+    .filter((share) => share.members.length > 0)
+    .map((share) => share.members.sort((a, b) => a.index - b.index).map((one) => one.source));
+}
+
+/** About what a record of `stockmock fixtures generate` takes in its file. */
+const GENERATED_BYTES_PER_RECORD = 175;
 
 /** The worker's module: its TypeScript source where this module runs as source (tests). */
 const WORKER_MODULE = new URL(
@@ -275,19 +434,41 @@ const WORKER_MODULE = new URL(
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
-function inWorker(
-  job: LoadJob,
-): Promise<readonly (readonly [string, readonly LoadedCollectionData[]])[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_MODULE, { workerData: job, resourceLimits: WORKER_LIMITS });
-    worker.once('message', (outcome: LoadOutcome) => {
-      if (outcome.ok) resolve(outcome.scenarios);
-      else reject(new SourceError(outcome.issues));
-    });
+/** What a loading worker starts with. */
+export interface LoadWorkerData {
+  readonly job: LoadJob;
+  /** The starting thread's compile cache folder, if it has one. */
+  readonly compileCache?: string;
+}
+
+/** One loading worker, reading from its start; the plan is sent once known. */
+function startWorker(job: LoadJob): {
+  finish(plan: LoadPlan): Promise<LoadOutcome>;
+  cancel(): void;
+} {
+  const compileCache = (module as Partial<typeof module>).getCompileCacheDir?.();
+  const workerData: LoadWorkerData = {
+    job,
+    ...(compileCache === undefined ? {} : { compileCache }),
+  };
+  const worker = new Worker(WORKER_MODULE, { workerData, resourceLimits: WORKER_LIMITS });
+  const outcome = new Promise<LoadOutcome>((resolve, reject) => {
+    worker.once('message', resolve);
     worker.once('error', reject);
     // After its answer the worker ends by itself; an end without one is a failure.
     worker.once('exit', (code) => {
       reject(new Error(`the loading worker ended (exit code ${String(code)}) without an answer`));
     });
   });
+  // Read only through finish(); a cancelled worker's end is no failure to report.
+  outcome.catch(() => undefined);
+  return {
+    finish(plan) {
+      worker.postMessage(plan);
+      return outcome;
+    },
+    cancel() {
+      void worker.terminate();
+    },
+  };
 }

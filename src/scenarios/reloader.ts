@@ -36,22 +36,26 @@ export function createReloader(options: {
   readonly configFile?: string;
   /** What the spec's declarations ask a load to build; the spec is read once, at start. */
   readonly plan: LoadPlan;
+  /**
+   * How the served files looked just before they were read (default: none known, so that each
+   * file must settle or be renamed before a reload reads it).
+   */
+  readonly lastRead?: Promise<Record<string, FileMark>>;
 }): Reloader {
   let config = options.initialConfig;
   let running: Promise<ReloadResult> | undefined;
   let queued: Promise<ReloadResult> | undefined;
-  const filesOf = (current: Config): string[] => [
-    ...(options.configFile === undefined ? [] : [options.configFile]),
-    ...fixtureFiles(current),
-  ];
   // How the files looked when last read whole: one renamed over, or not changed since, needs
-  // no settling (read-source-text.ts).
-  let lastRead = marksOf(filesOf(config));
+  // no settling (read-source-text.ts). Each mark is taken before its file is read, never after:
+  // a write in place that starts after the read must not look like the version read.
+  let lastRead = options.lastRead ?? Promise.resolve({});
 
   const once = async (): Promise<ReloadResult> => {
     try {
       const marks = await lastRead;
+      const configMarks = marksOf(options.configFile === undefined ? [] : [options.configFile]);
       const next = await options.readConfig(marks);
+      const fixtureMarks = marksOf(fixtureFiles(next));
       // A reload may meet a file in the middle of being written in place: read each such file
       // once it settles; one that was renamed into place at once.
       const datasets = await loadScenarios(next, options.plan, {
@@ -59,7 +63,7 @@ export function createReloader(options: {
         lastRead: marks,
       });
       options.store.replaceAll(datasets);
-      lastRead = marksOf(filesOf(next));
+      lastRead = Promise.all([configMarks, fixtureMarks]).then(([a, b]) => ({ ...a, ...b }));
       config = next;
       return {
         ok: true,
@@ -95,7 +99,7 @@ export function createReloader(options: {
 }
 
 /** The fixture files a config serves from: the default scenario's and each named one's. */
-function fixtureFiles(config: Config): string[] {
+export function fixtureFiles(config: Config): string[] {
   return [config.fixtures, ...Object.values(config.scenarios)].filter(
     (source) => typeof source === 'string',
   );
