@@ -25,7 +25,8 @@
  * apt-get install wrk).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,8 +56,10 @@ const LOG_LEVELS = ['info', 'warn'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
 /** The workload of the example resource, beside the stock list's `status filter`. */
 const DECLARED_WORKLOAD = 'warehouses, region filter';
-/** Catalogues up to this size are YAML files; larger ones are generated at start. */
-const LARGEST_FILE = 100_000;
+/** The example resource is measured at the largest size up to this. */
+const LARGEST_DECLARED = 100_000;
+/** Start-ups through `npx stockmock serve` per size; the median is reported. */
+const STARTS = 3;
 
 interface Server {
   readonly url: string;
@@ -98,10 +101,14 @@ const rows: Row[] = [];
 interface Startup {
   size: number;
   source: string;
-  startupMs: number;
+  /** `npx stockmock serve`, default settings, to the first 200 of /v1/stock (median). */
+  npxMs: number;
+  /** `node bin/stockmock.js serve`, to the first answer of /healthz. */
+  directMs: number;
+  /** Of the median npx start, right after its first answer. */
   rssMb: number;
   peakMb: number;
-  /** After every workload ran: caches, scratch buffers and a grown young generation included. */
+  /** After every workload ran (default settings): caches, scratch buffers and a grown young generation included. */
   servingMb?: number;
 }
 const startups: Startup[] = [];
@@ -117,19 +124,20 @@ try {
         `  ${row.workload}: mean ${row.meanMicros.toFixed(1)} µs, p99 ${row.p99Micros.toFixed(1)} µs`,
       );
     }
-    const plan = await workloads(size);
+    let plan: NamedWorkload[] | undefined;
     for (const logLevel of LOG_LEVELS) {
-      const { configFile, source } = await prepare(size, logLevel);
+      const { configFile, fixture, source } = await prepare(size, logLevel);
       const port = await freePort();
       const mock = await startServer(
         ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
         `http://127.0.0.1:${String(port)}`,
       );
-      // Start-up and memory once per size, at the quiet setting (as earlier runs measured them).
-      const startup: Startup | undefined =
-        logLevel === 'warn'
-          ? { size, source, startupMs: mock.startupMs, ...memoryOf(mock.child.pid ?? 0) }
-          : undefined;
+      // Start-up and memory once per size, at the default settings, as a user starts it.
+      let startup: Startup | undefined;
+      if (logLevel === 'info') {
+        const { startupMs, rssMb, peakMb } = await measureStartThroughNpx(size, fixture);
+        startup = { size, source, directMs: mock.startupMs, npxMs: startupMs, rssMb, peakMb };
+      }
       if (startup !== undefined) startups.push(startup);
       const previousPort = await freePort();
       const previous =
@@ -143,6 +151,7 @@ try {
               `http://127.0.0.1:${String(previousPort)}`,
               PREVIOUS,
             );
+      plan ??= await workloads(size, mock.url);
       // The bare server answers, for each workload, a body stockmock gave for that workload.
       const bodiesFile = join(scratch, `bodies-${String(size)}.json`);
       await writeFile(
@@ -176,7 +185,7 @@ try {
       }
     }
   }
-  const declaredSize = Math.max(...SIZES.filter((size) => size <= LARGEST_FILE));
+  const declaredSize = Math.max(...SIZES.filter((size) => size <= LARGEST_DECLARED));
   if (Number.isFinite(declaredSize) && (ONLY === undefined || ONLY.includes(DECLARED_WORKLOAD))) {
     await measureDeclaredResource(declaredSize);
   }
@@ -331,27 +340,110 @@ function percent(ratio: number): string {
   return `${String(Math.round(100 * ratio))} %`;
 }
 
-/** A config (and, up to LARGEST_FILE, a YAML fixture) for a catalogue of `size` products. */
+/** A YAML fixture in the generator's layout, and a config, for a catalogue of `size` products. */
 async function prepare(
   size: number,
   logLevel: LogLevel,
-): Promise<{ configFile: string; source: string }> {
+): Promise<{ configFile: string; fixture: string; source: string }> {
   const tokens = `tokens:\n  - { token: ${TOKENS.status}, level: status }\n  - { token: ${TOKENS.quantity}, level: quantity }\n`;
   const configFile = join(scratch, `config-${String(size)}-${logLevel}.yaml`);
-  if (size <= LARGEST_FILE) {
-    const fixture = join(scratch, `products-${String(size)}.yaml`);
-    let text = FIXTURE_HEADER;
-    for (const product of generateProducts({ count: size, seed: 1 }))
-      text += formatFixtureLine(product);
-    await writeFile(fixture, text);
-    await writeFile(configFile, `fixtures: ${fixture}\nlogLevel: ${logLevel}\n${tokens}`);
-    return { configFile, source: `YAML file, ${(text.length / 1e6).toFixed(1)} MB` };
-  }
-  await writeFile(
-    configFile,
-    `fixtures: ${join(root, 'fixtures/scenarios/empty.yaml')}\nscenario: generated\nscenarios:\n  generated:\n    generate: { count: ${String(size)}, seed: 1 }\nlogLevel: ${logLevel}\n${tokens}`,
+  const fixture = join(scratch, `products-${String(size)}.yaml`);
+  const bytes = await stat(fixture).then(
+    (found) => found.size,
+    async () => {
+      const lines: string[] = [FIXTURE_HEADER];
+      for (const product of generateProducts({ count: size, seed: 1 })) {
+        lines.push(formatFixtureLine(product));
+      }
+      const text = lines.join('');
+      await writeFile(fixture, text);
+      return Buffer.byteLength(text);
+    },
   );
-  return { configFile, source: 'generated at start' };
+  await writeFile(configFile, `fixtures: ${fixture}\nlogLevel: ${logLevel}\n${tokens}`);
+  return { configFile, fixture, source: `YAML file, ${(bytes / 1e6).toFixed(1)} MB` };
+}
+
+/**
+ * Start-up as a user has it: `npx stockmock serve --fixtures FILE` in a project that has
+ * stockmock installed (here linked to this clone), at the default settings, from spawn to the
+ * first 200 of /v1/stock; the median of STARTS runs, with the memory of that run's server.
+ */
+async function measureStartThroughNpx(
+  size: number,
+  fixture: string,
+): Promise<{ startupMs: number; rssMb: number; peakMb: number }> {
+  const project = join(scratch, 'project');
+  await mkdir(join(project, 'node_modules/.bin'), { recursive: true });
+  await writeFile(join(project, 'package.json'), '{"private": true}\n');
+  await symlink(root, join(project, 'node_modules/stockmock')).catch(() => undefined);
+  await symlink(
+    '../stockmock/bin/stockmock.js',
+    join(project, 'node_modules/.bin/stockmock'),
+  ).catch(() => undefined);
+  const runs: { startupMs: number; rssMb: number; peakMb: number }[] = [];
+  for (let run = 0; run < STARTS; run++) {
+    const port = await freePort();
+    const started = performance.now();
+    const child = spawn(
+      'npx',
+      ['stockmock', 'serve', '--fixtures', fixture, '--port', String(port)],
+      {
+        cwd: project,
+        stdio: 'ignore',
+        detached: true,
+      },
+    );
+    let peakMb = 0;
+    for (;;) {
+      peakMb = Math.max(peakMb, serverMemory(child.pid ?? 0).peakMb);
+      try {
+        const response = await fetch(`http://127.0.0.1:${String(port)}/v1/stock`, {
+          headers: { authorization: 'Bearer status-demo-token' },
+        });
+        if (response.status === 200) break;
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const startupMs = Math.round(performance.now() - started);
+    const { rssMb } = serverMemory(child.pid ?? 0);
+    runs.push({ startupMs, rssMb, peakMb: Math.max(peakMb, serverMemory(child.pid ?? 0).peakMb) });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-(child.pid ?? 0), 'SIGTERM');
+    await exited;
+    log(
+      `  ${size.toLocaleString('en')} products: npx stockmock serve answered in ${String(startupMs)} ms`,
+    );
+  }
+  return runs.sort((a, b) => a.startupMs - b.startupMs)[
+    Math.floor(runs.length / 2)
+  ] as (typeof runs)[number];
+}
+
+/** The memory of the server under a process (npx starts it as a descendant): the largest one. */
+function serverMemory(pid: number): { rssMb: number; peakMb: number } {
+  const descendants = (of: number): number[] => {
+    try {
+      const children = readFileSync(`/proc/${String(of)}/task/${String(of)}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+      return [of, ...children.flatMap(descendants)];
+    } catch {
+      return [];
+    }
+  };
+  const measured = descendants(pid).map((one) => {
+    try {
+      return memoryOf(one);
+    } catch {
+      return { rssMb: 0, peakMb: 0 };
+    }
+  });
+  return measured.reduce((a, b) => (b.rssMb > a.rssMb ? b : a), { rssMb: 0, peakMb: 0 });
 }
 
 interface NamedWorkload extends Workload {
@@ -361,13 +453,22 @@ interface NamedWorkload extends Workload {
 }
 
 /** The request mixes, built from the catalogue's own ids and words, for both access levels. */
-async function workloads(size: number): Promise<NamedWorkload[]> {
+async function workloads(size: number, url: string): Promise<NamedWorkload[]> {
   const names = sampleNames(size);
+  const statuses = ['available', 'incoming', 'on_request', 'out_of_stock'];
+  // How many pages each status fills, as the server counts them.
+  const statusPages = new Map<string, number>();
+  for (const status of statuses) {
+    const response = await fetch(`${url}/v1/stock?status=${status}`, {
+      headers: { authorization: `Bearer ${TOKENS.status}` },
+    });
+    const { links } = (await response.json()) as { links: { last: string } };
+    statusPages.set(status, Number(new URL(links.last).searchParams.get('page')));
+  }
   const random = seededRandom(7);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const lastPage = Math.ceil(size / 10);
   const substrings = warmNeedles(names, random).map(encodeURIComponent);
-  const statuses = ['available', 'incoming', 'on_request', 'out_of_stock'];
   const mixes: Omit<NamedWorkload, 'level' | 'token'>[] = [
     {
       // Ids across the whole catalogue: up to 100 000 distinct paths, so that a repeat is rare.
@@ -385,7 +486,14 @@ async function workloads(size: number): Promise<NamedWorkload[]> {
         () => `/v1/stock?page=${String(Math.max(1, lastPage - Math.floor(random() * 50)))}`,
       ),
     },
-    { name: 'status filter', paths: statuses.map((status) => `/v1/stock?status=${status}&page=2`) },
+    {
+      // Pages from the whole of each status's result: 10 000 paths, so that a repeat is rare.
+      name: 'status filter',
+      paths: Array.from({ length: 10_000 }, () => {
+        const [status, pages] = pick([...statusPages]);
+        return `/v1/stock?status=${status}&page=${String(1 + Math.floor(random() * pages))}`;
+      }),
+    },
     {
       name: 'name, warm mix',
       paths: substrings.map(
@@ -440,7 +548,7 @@ async function startServer(args: readonly string[], url: string, cwd = root): Pr
 }
 
 function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = execFileSync('cat', [`/proc/${String(pid)}/status`]).toString();
+  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
 }
@@ -486,11 +594,13 @@ function renderMarkdown(): string {
         `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |${row.previousRatio === undefined ? '' : ` ${percent(row.previousRatio)} |`}`,
     ),
     '',
-    '| products | data | start-up ms | RSS after load, MB | peak RSS during load, MB | RSS after the workloads, MB |',
-    '|---:|---|---:|---:|---:|---:|',
+    `Start-up at the default settings: \`npx stockmock serve --fixtures FILE\` in a project that has stockmock installed, spawn to the first 200 of /v1/stock, median of ${String(STARTS)}, with that server's memory; and \`node bin/stockmock.js serve\` to the first answer of /healthz.`,
+    '',
+    '| products | data | npx start-up ms | node start-up ms | RSS after load, MB | peak RSS during load, MB | RSS after the workloads, MB |',
+    '|---:|---|---:|---:|---:|---:|---:|',
     ...startups.map(
       (s) =>
-        `| ${s.size.toLocaleString('en')} | ${s.source} | ${String(s.startupMs)} | ${String(s.rssMb)} | ${String(s.peakMb)} | ${String(s.servingMb ?? '')} |`,
+        `| ${s.size.toLocaleString('en')} | ${s.source} | ${String(s.npxMs)} | ${String(s.directMs)} | ${String(s.rssMb)} | ${String(s.peakMb)} | ${String(s.servingMb ?? '')} |`,
     ),
     '',
     'The query engine alone, in the benchmark process (select, then one page of 10; no HTTP): µs per query over 18 000 queries after 2 000 of warm-up.',
