@@ -9,8 +9,6 @@
  * never reaches the serving thread's heap: it ends with the worker.
  */
 import { statSync } from 'node:fs';
-import module from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { Compatibility } from '../compatibility/compatibility.ts';
 import type { Config } from '../config/config-schema.ts';
 import { buildCollection } from '../dataset/build-collection.ts';
@@ -38,6 +36,7 @@ import { labelOrderOf, type LabelCollation } from '../query/list-rules.ts';
 import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
 import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import type { YamlSource } from '../source/read-yaml-source.ts';
+import { takeLoadWorker } from './load-threads.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
@@ -420,38 +419,17 @@ function shareOut(
 /** About what a record of `stockmock fixtures generate` takes in its file. */
 const GENERATED_BYTES_PER_RECORD = 175;
 
-/** The worker's module: its TypeScript source where this module runs as source (tests). */
-const WORKER_MODULE = new URL(
-  import.meta.url.endsWith('.ts') ? './load-worker.ts' : './load-worker.js',
-  import.meta.url,
-);
+/** What the serving thread sends a loading worker: its job, then the plan. */
+export type LoadMessage =
+  | { readonly kind: 'job'; readonly job: LoadJob }
+  | { readonly kind: 'plan'; readonly plan: LoadPlan };
 
-/**
- * A small young generation: a load keeps most of what it makes, so a large one only copies
- * more, and its pages stay with the process after the worker ends. Measured at 100 000
- * products, 20 reloads in a row: RSS after the first load 260 → 187 MB, after the reloads
- * 462 → 382 MB; the load takes as long (490–520 ms), and 1 000 000 generated products too.
- */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
-
-/** What a loading worker starts with. */
-export interface LoadWorkerData {
-  readonly job: LoadJob;
-  /** The starting thread's compile cache folder, if it has one. */
-  readonly compileCache?: string;
-}
-
-/** One loading worker, reading from its start; the plan is sent once known. */
+/** One loading worker, reading from its job; the plan is sent once known. */
 function startWorker(job: LoadJob): {
   finish(plan: LoadPlan): Promise<LoadOutcome>;
   cancel(): void;
 } {
-  const compileCache = (module as Partial<typeof module>).getCompileCacheDir?.();
-  const workerData: LoadWorkerData = {
-    job,
-    ...(compileCache === undefined ? {} : { compileCache }),
-  };
-  const worker = new Worker(WORKER_MODULE, { workerData, resourceLimits: WORKER_LIMITS });
+  const worker = takeLoadWorker();
   const outcome = new Promise<LoadOutcome>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -462,9 +440,13 @@ function startWorker(job: LoadJob): {
   });
   // Read only through finish(); a cancelled worker's end is no failure to report.
   outcome.catch(() => undefined);
+  const send = (message: LoadMessage): void => {
+    worker.postMessage(message);
+  };
+  send({ kind: 'job', job });
   return {
     finish(plan) {
-      worker.postMessage(plan);
+      send({ kind: 'plan', plan });
       return outcome;
     },
     cancel() {

@@ -3,6 +3,7 @@
  * every field, and an engine (over indexes built in the worker) that answers every filter as
  * the plain definition does. A refusal carries the same issues.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import {
   loadScenario,
   loadScenarios,
 } from '../../src/scenarios/load-scenarios.ts';
+import { prestartLoadWorker } from '../../src/scenarios/load-threads.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { generateProducts } from '../../src/generate/generate-products.ts';
 import {
@@ -182,5 +184,33 @@ describe('beginLoad, in several workers', () => {
     const loading = beginLoad({ ...DEFAULTS, fixtures: join(dir, 'a.yaml') }, { workers: 2 });
     loading.cancel();
     await expect(loading.finish(PLAN)).rejects.toThrow(/ended .* without an answer/);
+  });
+});
+
+describe('a loading worker started early', () => {
+  it('is taken by the next load, and the load after starts its own', async () => {
+    const dir = await folderWith({ 'a.yaml': FIXTURE });
+    const config = { ...DEFAULTS, fixtures: join(dir, 'a.yaml') };
+    prestartLoadWorker();
+    for (let load = 0; load < 2; load++) {
+      const loaded = await loadScenarios(config, PLAN);
+      expect(allProducts(loaded.get('default') as never).map((product) => product.id)).toEqual([
+        2, 3, 5, 7, 9,
+      ]);
+    }
+  });
+
+  it('holds no process open while nothing takes it: a refused start still ends', () => {
+    // A worker that held the process would run it into the spawn's time limit (status null).
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { prestartLoadWorker } from ${JSON.stringify(new URL('../../src/scenarios/load-threads.ts', import.meta.url).href)}; prestartLoadWorker();`,
+      ],
+      { timeout: 20_000 },
+    );
+    expect(result.status).toBe(0);
   });
 });
