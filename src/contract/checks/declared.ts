@@ -27,6 +27,7 @@ import { idOf, idsNotIn, someIds, type Item } from '../walk.ts';
 import { exactly, nameChecksOf, walkFiltered } from './filters.ts';
 import { paginationChecksOf } from './pagination.ts';
 import { sample } from './single-item.ts';
+import { keyAboveAll } from '../unknown-key.ts';
 
 /** Where a declared list's checks take their rule from. */
 function sourceOf(path: string, what: string): string {
@@ -354,7 +355,7 @@ function singleCheck(item: DeclaredItem, list: DeclaredList): Check {
           }
         }
         const keys = (learned?.items ?? []).map((entry) => idOf(list.collection, entry) ?? 0);
-        const unknown = itemPath(item, Math.max(0, ...keys) + 1);
+        const unknown = itemPath(item, keyAboveAll(keys));
         const as = readers[0] ?? 'none';
         const exchange = await context.client.request({ path: unknown, as });
         if (exchange.kind === 'no-response' || exchange.response.status !== 404) {

@@ -16,6 +16,7 @@ import {
   type Item,
 } from '../walk.ts';
 import { labelsOf, learnedItems, readerOf } from './pagination.ts';
+import { keyAboveAll } from '../unknown-key.ts';
 
 type Query = Readonly<Record<string, string | number>>;
 
@@ -427,7 +428,7 @@ function idFilter(collection: Collection): Check {
     needs: [],
     async run(context) {
       const ids = context.learned.ids;
-      const probes = [ids[0], ids[Math.floor(ids.length / 2)], ids.at(-1), Math.max(0, ...ids) + 1];
+      const probes = [ids[0], ids[Math.floor(ids.length / 2)], ids.at(-1), keyAboveAll(ids)];
       const results = await Promise.all(
         [...new Set(probes.filter((id) => id !== undefined))].map((id) =>
           compareFiltered(context, collection, { id }, (_item, itemId) => itemId === id),

@@ -37,7 +37,12 @@ function arbitraryValue(rule: ParameterRule, context: CheckContext): fc.Arbitrar
     const max = Math.min(schema.maximum ?? min + 200, min + 200);
     const known =
       name === 'id' && context.learned.ids.length > 0
-        ? [fc.constantFrom(...context.learned.ids)]
+        ? [
+            // By index: a million ids as arguments would overflow the stack.
+            fc
+              .integer({ min: 0, max: context.learned.ids.length - 1 })
+              .map((index) => context.learned.ids[index] as number),
+          ]
         : [];
     return fc.oneof(
       { weight: 4, arbitrary: fc.oneof(fc.integer({ min, max }), ...known).map(String) },

@@ -9,6 +9,7 @@ import { describeResponse, failureOf, statusOf } from '../describe-exchange.ts';
 import { rawHead } from '../raw-head.ts';
 import type { Decided } from '../stand-in.ts';
 import type { Exchange, TargetRequest, TokenChange, TokenLevel } from '../target-client.ts';
+import { keyAboveAll } from '../unknown-key.ts';
 
 const RESOURCES = (context: CheckContext): string[] => {
   const id = String(context.learned.ids[0] ?? 1);
@@ -154,7 +155,7 @@ const head: Check = {
   source: 'RFC 9110 §9.3.2',
   needs: [],
   async run(context) {
-    const unknown = `/v1/stock/${String(Math.max(0, ...context.learned.ids) + 1)}`;
+    const unknown = `/v1/stock/${String(keyAboveAll(context.learned.ids))}`;
     const cases: TargetRequest[] = [
       ...RESOURCES(context).map((path) => ({ path, as: context.primary })),
       { path: unknown, as: context.primary },
