@@ -100,6 +100,13 @@ function isLinks(value: unknown): value is Links {
   return LINK_NAMES.every((name) => typeof links[name] === 'string' || links[name] === null);
 }
 
+/** The page number that a page's `last` link names; 0 where it names none. */
+function lastPageOf(page: ListPage | undefined): number {
+  if (page?.links.last == null) return 0;
+  const number = Number(new URL(resolveLink(page.links.last, page)).searchParams.get('page'));
+  return Number.isSafeInteger(number) ? number : 0;
+}
+
 /** A link as a client follows it: resolved against the URL of the page that gave it. */
 export function resolveLink(link: string, page: ListPage): string {
   return new URL(link, page.exchange.url).toString();
@@ -109,9 +116,17 @@ export interface Walk {
   readonly pages: readonly ListPage[];
   readonly items: readonly Item[];
   readonly failures: readonly Failure[];
+  /**
+   * False where the walk stopped at MAX_PAGES of a list whose first page says it has more (its
+   * `last` link): the items are then the list's first ones, not all of it.
+   */
+  readonly complete: boolean;
 }
 
-/** No real list needs more pages than this; a target whose `next` never ends is stopped here. */
+/**
+ * Walks stop here: a target whose `next` never ends, or a list too long to walk whole (a million
+ * items at limit=10), in the time a check run is worth.
+ */
 const MAX_PAGES = 20_000;
 
 export interface WalkOptions {
@@ -133,6 +148,7 @@ export async function walk(
   const failures: Failure[] = [];
   const seen = new Set<string>();
   let items = 0;
+  let complete = true;
   let next: string | null = path;
   while (next !== null) {
     if (seen.has(next)) {
@@ -140,7 +156,9 @@ export async function walk(
       break;
     }
     if (pages.length >= MAX_PAGES) {
-      failures.push({ message: `links.next did not end after ${String(MAX_PAGES)} pages` });
+      // A list that says it is this long is not at fault for it; one that said less is.
+      if (lastPageOf(pages[0]) > MAX_PAGES) complete = false;
+      else failures.push({ message: `links.next did not end after ${String(MAX_PAGES)} pages` });
       break;
     }
     seen.add(next);
@@ -172,7 +190,7 @@ export async function walk(
     }
     next = page.links.next === null ? null : resolveLink(page.links.next, page);
   }
-  return { pages, items: pages.flatMap((page) => page.data), failures };
+  return { pages, items: pages.flatMap((page) => page.data), failures, complete };
 }
 
 /**

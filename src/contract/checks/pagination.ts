@@ -175,6 +175,19 @@ function walksAll(collection: Collection): Check {
         failures.push(...walked.failures, ...duplicateFailures(collection, walked, request));
         if (walked.failures.length > 0) continue;
         const got = idsOf(collection, walked.items);
+        if (!walked.complete) {
+          // Too long to walk whole at this limit: its first items must be the list's first.
+          const differs = got.findIndex((id, index) => id !== expected[index]);
+          if (differs >= 0) {
+            failures.push({
+              message: `Walking next gives item ${String(differs + 1)} other than the list seen at limit=100`,
+              request,
+              expected: `ids ${someIds(expected.slice(differs), 10)}`,
+              actual: `ids ${someIds(got.slice(differs), 10)}`,
+            });
+          }
+          continue;
+        }
         const missing = idsNotIn(expected, got);
         const extra = idsNotIn(got, expected);
         if (missing.length > 0 || extra.length > 0 || got.length !== expected.length) {
