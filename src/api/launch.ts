@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from '../http/start-server.ts';
 import { beginLoad, loadPlanOf, type LoadPlan } from '../scenarios/load-scenarios.ts';
 import { readDeclarations, type Declarations } from '../resources/declarations.ts';
 import { createReloader, fixtureFiles, type Reloader } from '../scenarios/reloader.ts';
-import { marksOf } from '../source/read-source-text.ts';
+import { marksOf, type FileMark } from '../source/read-source-text.ts';
 import {
   createScenarioStore,
   DEFAULT_SCENARIO,
@@ -36,13 +36,15 @@ export interface Launched {
  */
 export async function launch(options: {
   readonly config: Config;
+  /** How the config file looked just before it was read (loadConfigMarked). */
+  readonly configMarks?: Readonly<Record<string, FileMark>>;
   readonly request: ConfigRequest;
   readonly log: Logger;
   readonly journal?: RequestJournal;
 }): Promise<Launched> {
-  const { config, request, log, journal } = options;
-  // How the fixtures look before they are read: what a reload may take as read whole.
-  const lastRead = marksOf(fixtureFiles(config));
+  const { config, configMarks = {}, request, log, journal } = options;
+  // How the files look before they are read: what a reload may take as read whole.
+  const lastRead = marksOf(fixtureFiles(config)).then((marks) => ({ ...configMarks, ...marks }));
   // The files are read while the spec is: nothing is served yet, so every core may load.
   const loading = beginLoad(config, { workers: availableParallelism() });
   const { spec, declarations, plan } = await readDeclared(config, request).catch(

@@ -15,7 +15,7 @@ import {
   type JournalEntry,
   type JournalFilter,
 } from '../admin/request-journal.ts';
-import { loadConfig, type ConfigLayer, type ConfigRequest } from '../config/load-config.ts';
+import { loadConfigMarked, type ConfigLayer, type ConfigRequest } from '../config/load-config.ts';
 import { FIXTURE_HEADER, formatFixtureLine } from '../generate/format-fixture.ts';
 import { createAppLogger } from '../http/app-logger.ts';
 import { formatSourceIssue, SourceError, type SourceIssue } from '../problems/source-error.ts';
@@ -86,10 +86,16 @@ export async function startStockmock(options: StockmockOptions = {}): Promise<St
         process.emitWarning(formatSourceIssue(issue), 'DeprecationWarning');
       },
     };
-    const config = await loadConfig(request);
+    const { config, marks } = await loadConfigMarked(request);
     const journal = createRequestJournal(JOURNAL_SIZE);
     const log = createAppLogger({ level: config.logLevel, format: config.logFormat });
-    const { server, catalogs, reloader } = await launch({ config, request, log, journal });
+    const { server, catalogs, reloader } = await launch({
+      config,
+      configMarks: marks,
+      request,
+      log,
+      journal,
+    });
     return {
       url: server.url,
       async close() {

@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { SourceError, type SourceIssue } from '../problems/source-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
-import { readSourceText, type FileMark, type ReadOptions } from '../source/read-source-text.ts';
+import {
+  marksOf,
+  readSourceText,
+  type FileMark,
+  type ReadOptions,
+} from '../source/read-source-text.ts';
 import { readYamlSource, refuseOnIssues, schemaIssues } from '../source/read-yaml-source.ts';
 import type { ErrorObject } from 'ajv';
 import { COMPATIBILITY_ENV, DEFAULT_COMPATIBILITY } from '../compatibility/compatibility.ts';
@@ -284,6 +289,19 @@ function ajvIssues(
 }
 
 /** The config file a request names or finds; undefined when there is none. */
+/**
+ * The config, and how its file looked just before it was read: a reload may take a file that
+ * still looks so as read whole (read-source-text.ts). Taken before the read, never after, so
+ * that a write in place begun after the read is not taken for the version read.
+ */
+export async function loadConfigMarked(
+  request: ConfigRequest,
+): Promise<{ config: Config; marks: Record<string, FileMark> }> {
+  const file = await findConfigFile(request);
+  const marks = await marksOf(file === undefined ? [] : [file]);
+  return { config: await loadConfig(request), marks };
+}
+
 export async function findConfigFile(request: ConfigRequest): Promise<string | undefined> {
   if (request.configFile === false) return undefined;
   const named = request.configFile ?? request.env['STOCKMOCK_CONFIG'];

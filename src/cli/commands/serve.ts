@@ -5,7 +5,7 @@ import type { Config } from '../../config/config-schema.ts';
 import {
   DEFAULTS,
   findConfigFile,
-  loadConfig,
+  loadConfigMarked,
   type ConfigRequest,
 } from '../../config/load-config.ts';
 import { createAppLogger } from '../../http/app-logger.ts';
@@ -42,13 +42,18 @@ export const serveCommand: Command = {
         warn(issue);
       },
     };
-    const config = await loadConfig(request);
+    const { config, marks } = await loadConfigMarked(request);
     const log = createAppLogger({ level: config.logLevel, format: config.logFormat });
     warn = (issue) => {
       log.warn(formatSourceIssue(issue));
     };
     early.forEach(warn);
-    const { server, catalogs, reloader } = await launch({ config, request, log });
+    const { server, catalogs, reloader } = await launch({
+      config,
+      configMarks: marks,
+      request,
+      log,
+    });
     // At once: a signal that comes while the rest starts up still closes gracefully.
     const closed = new Promise<void>((resolve) => {
       closeOnSignals(server, resolve);
