@@ -13,6 +13,7 @@ import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { buildApp } from './build-app.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
+import { defaultLoadCacheDir } from '../scenarios/load-cache.ts';
 import { beginLoad, loadPlanOf, type LoadPlan } from '../scenarios/load-scenarios.ts';
 import { readDeclarations, type Declarations } from '../resources/declarations.ts';
 import { createReloader, fixtureFiles, type Reloader } from '../scenarios/reloader.ts';
@@ -46,7 +47,10 @@ export async function launch(options: {
   // How the files look before they are read: what a reload may take as read whole.
   const lastRead = marksOf(fixtureFiles(config)).then((marks) => ({ ...configMarks, ...marks }));
   // The files are read while the spec is: nothing is served yet, so every core may load.
-  const loading = beginLoad(config, { workers: availableParallelism() });
+  const loading = beginLoad(config, {
+    workers: availableParallelism(),
+    ...(config.loadCache === false ? {} : { cache: { dir: loadCacheDirOf(config.loadCache) } }),
+  });
   const { spec, declarations, plan } = await readDeclared(config, request).catch(
     (error: unknown) => {
       loading.cancel();
@@ -54,8 +58,13 @@ export async function launch(options: {
     },
   );
   const configFile = await findConfigFile(request);
-  const scenarios = await loading.finish(plan);
-  const catalogs = createScenarioStore(scenarios, config.scenario ?? DEFAULT_SCENARIO);
+  const { datasets, cached } = await loading.finish(plan);
+  if (cached.length > 0) {
+    log.info(
+      `read back from the load cache, as built before from the same data: ${cached.join(', ')}`,
+    );
+  }
+  const catalogs = createScenarioStore(datasets, config.scenario ?? DEFAULT_SCENARIO);
   const reloader = createReloader({
     store: catalogs,
     plan,
@@ -76,6 +85,11 @@ export async function launch(options: {
     ...(journal === undefined ? {} : { journal }),
   });
   return { server: await startServer(app, config), catalogs, reloader };
+}
+
+/** The load cache's folder: the user's own by default (`loadCache: true`). */
+function loadCacheDirOf(setting: true | string): string {
+  return setting === true ? defaultLoadCacheDir() : setting;
 }
 
 /** The spec, what it declares, and what a load must build for it; refused where the config does not fit. */

@@ -86,6 +86,12 @@ export const ConfigSchema = Type.Object(
      * GB; raise it for more.
      */
     maxFixtureBytes: Type.Integer({ minimum: 1 }),
+    /**
+     * Keep each large scenario as built (columns and indexes) and read it back at the next start
+     * on the same data, spec and stockmock: `true` (a folder of the user's own in the system's
+     * temporary folder), a folder, or `false`.
+     */
+    loadCache: Type.Union([Type.Boolean(), Type.String({ minLength: 1 })]),
     logLevel: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
       type: 'string',
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

@@ -68,6 +68,7 @@ export const DEFAULTS: Config = {
   // chokidar's default for the same check (awaitWriteFinish.stabilityThreshold).
   reloadSettleMs: 2000,
   maxFixtureBytes: 256 * 1024 * 1024,
+  loadCache: true,
   logLevel: 'info',
   logFormat: 'auto',
 };
@@ -333,6 +334,7 @@ function resolvePaths(layer: ConfigLayer, base: string): ConfigLayer {
     const value = layer[field];
     if (value !== undefined) resolved[field] = resolve(base, value);
   }
+  if (typeof layer.loadCache === 'string') resolved.loadCache = resolve(base, layer.loadCache);
   if (layer.scenarios !== undefined) {
     resolved.scenarios = Object.fromEntries(
       Object.entries(layer.scenarios).map(([name, source]) => [
@@ -360,6 +362,7 @@ export const ENV_FIELDS = {
   STOCKMOCK_WATCH: 'watch',
   STOCKMOCK_RELOAD_SETTLE_MS: 'reloadSettleMs',
   STOCKMOCK_MAX_FIXTURE_BYTES: 'maxFixtureBytes',
+  STOCKMOCK_LOAD_CACHE: 'loadCache',
 } as const satisfies Record<string, keyof Config>;
 
 const ENV_NAME_OF: Record<string, string> = Object.fromEntries(
@@ -407,6 +410,7 @@ function fromEnvText(field: keyof Config, text: string): unknown {
     case 'admin':
       return { token: text };
     case 'watch':
+    case 'loadCache':
       return text === 'true' || text === '1'
         ? true
         : text === 'false' || text === '0'

@@ -58,7 +58,12 @@ export async function loadFixture(
  * that says what the records must be is still being read.
  */
 export async function readFixture(file: string, options: ReadOptions = {}): Promise<YamlSource> {
-  return readYamlSource(file, await readSourceText(file, options), readFixtureLayout);
+  return parseFixtureText(file, await readSourceText(file, options));
+}
+
+/** Parses a fixture file's text, already read. */
+export function parseFixtureText(file: string, text: string): YamlSource {
+  return readYamlSource(file, text, readFixtureLayout);
 }
 
 /** Parses fixture text into each collection's columns (see fixtureCollections). */
@@ -67,7 +72,7 @@ export function parseFixture(
   text: string,
   collections: readonly CollectionDeclaration[],
 ): CollectionData[] {
-  return fixtureCollections(readYamlSource(file, text, readFixtureLayout), collections);
+  return fixtureCollections(parseFixtureText(file, text), collections);
 }
 
 /**
@@ -120,7 +125,7 @@ export function derivationWarnings(
   text: string,
   collections: readonly CollectionDeclaration[],
 ): SourceIssue[] {
-  const source = readYamlSource(file, text, readFixtureLayout);
+  const source = parseFixtureText(file, text);
   const fixture = source.value as Readonly<Record<string, readonly RecordInput[]>>;
   const warnings: SourceIssue[] = [];
   let more = 0;

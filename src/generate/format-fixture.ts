@@ -2,6 +2,9 @@
 
 export const FIXTURE_HEADER = 'products:\n';
 
+/** About what one generated product takes in its file, in bytes (and characters: it is ASCII). */
+export const GENERATED_BYTES_PER_RECORD = 175;
+
 /**
  * One product as a JSON object, which is also a YAML flow mapping: the file is YAML like any
  * fixture, and stockmock reads this layout with JSON.parse, ten times faster than a YAML parser

@@ -19,7 +19,13 @@ import {
   type CollectionData,
 } from '../dataset/collection.ts';
 import { createDataset, type Dataset } from '../dataset/dataset.ts';
-import { derivationWarnings, fixtureCollections, readFixture } from '../dataset/load-fixture.ts';
+import {
+  derivationWarnings,
+  fixtureCollections,
+  parseFixtureText,
+  readFixture,
+} from '../dataset/load-fixture.ts';
+import { GENERATED_BYTES_PER_RECORD } from '../generate/format-fixture.ts';
 import {
   extrasBuffersOf,
   extrasJsonOf,
@@ -34,8 +40,9 @@ import {
 } from '../query/engine.ts';
 import { labelOrderOf, type LabelCollation } from '../query/list-rules.ts';
 import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
-import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
+import { readSourceBytes, readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import type { YamlSource } from '../source/read-yaml-source.ts';
+import { openLoadCache, planDigestOf, type CachedLoad, type LoadCache } from './load-cache.ts';
 import { takeLoadWorker } from './load-threads.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
@@ -214,6 +221,8 @@ export async function loadDataset(
 export interface LoadJob {
   readonly sources: readonly (readonly [name: string, source: ScenarioSource])[];
   readonly options: ReadOptions;
+  /** The load cache's folder (load-cache.ts), and the smallest file it keeps; none: no cache. */
+  readonly cache?: { readonly dir: string; readonly minBytes?: number };
 }
 
 /** What it answers once given the plan: its scenarios, or the issues of its first failing one. */
@@ -221,35 +230,112 @@ export type LoadOutcome =
   | {
       readonly ok: true;
       readonly scenarios: readonly (readonly [string, readonly LoadedCollectionData[]])[];
+      /** The scenarios read back from the load cache rather than built. */
+      readonly cached: readonly string[];
     }
   | { readonly ok: false; readonly scenario: string; readonly issues: readonly SourceIssue[] };
 
 /**
- * What a loading worker does: reads its scenarios at once, then builds them by the plan. A
- * scenario that fails ends the job: the load is refused with the first failure anyway.
+ * A scenario as far as a worker reads it before the plan is known: parsed (or the generator
+ * ready), or, where the load cache has an entry for it, that entry, parsed only if its plan
+ * turns out to differ.
+ */
+type LoadedScenario = readonly LoadedCollectionData[];
+
+interface PendingScenario {
+  /** Its load cache entry's name, where it is kept. */
+  readonly key?: string;
+  readonly cached?: CachedLoad<LoadedScenario>;
+  read(): Promise<ReadScenario>;
+}
+
+/** Reads a scenario's source, and its cache entry where there is one (see PendingScenario). */
+async function readPending(
+  source: ScenarioSource,
+  options: ReadOptions,
+  cache: LoadCache<LoadedScenario> | undefined,
+): Promise<PendingScenario> {
+  if (cache === undefined) return { read: ready(await readScenario(source, options)) };
+  if (typeof source !== 'string') {
+    const { count, seed = 1 } = source.generate;
+    const key = await cache.keyOf({ kind: 'generated', count, seed });
+    const cached = key === undefined ? undefined : await cache.read(key);
+    const read = () => readScenario(source, options);
+    return {
+      ...(key === undefined ? {} : { key }),
+      ...(cached === undefined ? {} : { cached }),
+      read,
+    };
+  }
+  let bytes: Buffer | undefined = await readSourceBytes(source, options);
+  const key = await cache.keyOf({ kind: 'file', bytes });
+  const cached = key === undefined ? undefined : await cache.read(key);
+  if (cached === undefined) {
+    const text = bytes.toString('utf8');
+    // eslint-disable-next-line no-useless-assignment -- let go of before the parse: a million products' file is 174 MB
+    bytes = undefined;
+    // Parsed now, while the serving thread still reads the spec.
+    const read = ready({ kind: 'fixture', fixture: parseFixtureText(source, text) });
+    return { ...(key === undefined ? {} : { key }), read };
+  }
+  // Parsed only if the entry's plan turns out to differ.
+  const kept = bytes;
+  const parse = (): ReadScenario => ({
+    kind: 'fixture',
+    fixture: parseFixtureText(source, kept.toString('utf8')),
+  });
+  return { ...(key === undefined ? {} : { key }), cached, read: () => Promise.resolve(parse()) };
+}
+
+/** A scenario already read. */
+function ready(read: ReadScenario): () => Promise<ReadScenario> {
+  return () => Promise.resolve(read);
+}
+
+/**
+ * What a loading worker does: reads its scenarios at once, then builds them by the plan, or
+ * takes them from the load cache where it holds them built by the same plan. A scenario that
+ * fails ends the job: the load is refused with the first failure anyway.
  */
 export async function runLoadJob(
   job: LoadJob,
   plan: Promise<LoadPlan>,
 ): Promise<{ readonly outcome: LoadOutcome; readonly buffers: ArrayBuffer[] }> {
-  const read: (readonly [string, ReadScenario])[] = [];
+  const cache =
+    job.cache === undefined
+      ? undefined
+      : await openLoadCache<LoadedScenario>(job.cache.dir, job.cache.minBytes);
+  const read: (readonly [string, PendingScenario])[] = [];
   let failure: { readonly scenario: string; readonly error: unknown } | undefined;
   for (const [name, source] of job.sources) {
     try {
-      read.push([name, await readScenario(source, job.options)]);
+      read.push([name, await readPending(source, job.options, cache)]);
     } catch (error) {
       failure = { scenario: name, error };
       break;
     }
   }
   const declarations = await plan;
+  const planDigest = cache === undefined ? '' : planDigestOf(declarations);
   const buffers: ArrayBuffer[] = [];
   const scenarios: (readonly [string, readonly LoadedCollectionData[]])[] = [];
-  for (const [name, scenario] of read) {
+  const cached: string[] = [];
+  const built: { readonly key: string; readonly loaded: readonly LoadedCollectionData[] }[] = [];
+  // Taken off the list as they are built: what a parse made is garbage once its columns are.
+  for (let next = read.shift(); next !== undefined; next = read.shift()) {
+    const [name, pending] = next;
     try {
-      const built = await indexedScenario(scenario, declarations);
-      buffers.push(...built.buffers);
-      scenarios.push([name, built.loaded]);
+      if (pending.cached !== undefined && pending.cached.planDigest === planDigest) {
+        const { loaded } = pending.cached;
+        buffers.push(...loaded.flatMap(loadedBuffers));
+        scenarios.push([name, loaded]);
+        cached.push(name);
+        continue;
+      }
+      const indexed = await indexedScenario(await pending.read(), declarations);
+      buffers.push(...indexed.buffers);
+      scenarios.push([name, indexed.loaded]);
+      if (pending.key !== undefined) built.push({ key: pending.key, loaded: indexed.loaded });
     } catch (error) {
       failure = { scenario: name, error };
       break;
@@ -259,7 +345,10 @@ export async function runLoadJob(
     const { scenario, error } = failure;
     return { outcome: { ok: false, scenario, issues: issuesOf(error) }, buffers: [] };
   }
-  return { outcome: { ok: true, scenarios }, buffers };
+  // Written before the buffers move: from the arrays themselves.
+  for (const { key, loaded } of built) await cache?.write(key, planDigest, loaded);
+  // Once each: arrays read back from the cache may share a buffer.
+  return { outcome: { ok: true, scenarios, cached }, buffers: [...new Set(buffers)] };
 }
 
 /** A failure as the issues it is told by: a file's own, or one line for anything else. */
@@ -289,7 +378,6 @@ async function indexedScenario(
   read: ReadScenario,
   plan: LoadPlan,
 ): Promise<{ readonly loaded: LoadedCollectionData[]; readonly buffers: ArrayBuffer[] }> {
-  const buffers: ArrayBuffer[] = [];
   const loaded = (await scenarioData(read, plan)).map((one) => {
     const declaration = plan.collections.find((c) => c.name === one.data.name);
     const indexes = buildEngineData(
@@ -302,19 +390,23 @@ async function indexedScenario(
       plan.labelCollation !== undefined && label !== undefined
         ? labelOrderOf(label, one.data.keys.length, plan.labelCollation)
         : undefined;
-    buffers.push(
-      ...collectionBuffers(one.data),
-      ...engineDataBuffers(indexes),
-      ...(labelOrder === undefined ? [] : [labelOrder.buffer as ArrayBuffer]),
-      ...(one.generated === undefined ? [] : extrasBuffersOf(one.generated)),
-    );
     return {
       ...one,
       indexes,
       ...(labelOrder === undefined ? {} : { labelOrder }),
     };
   });
-  return { loaded, buffers };
+  return { loaded, buffers: loaded.flatMap(loadedBuffers) };
+}
+
+/** The buffers of a loaded collection, which move to the serving thread. */
+function loadedBuffers(one: LoadedCollectionData): ArrayBuffer[] {
+  return [
+    ...collectionBuffers(one.data),
+    ...engineDataBuffers(one.indexes),
+    ...(one.labelOrder === undefined ? [] : [one.labelOrder.buffer as ArrayBuffer]),
+    ...(one.generated === undefined ? [] : extrasBuffersOf(one.generated)),
+  ];
 }
 
 /** The dataset a scenario's loaded collections make. */
@@ -334,9 +426,15 @@ export interface PendingLoad {
    * Builds every scenario by the plan. Rejects with the issues of the first scenario, in config
    * order, that fails, so that nothing is served, or swapped in, unless all of it is valid.
    */
-  finish(plan: LoadPlan): Promise<ReadonlyMap<string, Dataset>>;
+  finish(plan: LoadPlan): Promise<LoadedScenarios>;
   /** Ends the workers: the start failed before the plan was known. */
   cancel(): void;
+}
+
+export interface LoadedScenarios {
+  readonly datasets: ReadonlyMap<string, Dataset>;
+  /** The scenarios read back from the load cache, in config order. */
+  readonly cached: readonly string[];
 }
 
 /**
@@ -347,16 +445,20 @@ export interface PendingLoad {
  */
 export function beginLoad(
   config: Pick<Config, 'fixtures' | 'scenarios' | 'maxFixtureBytes'>,
-  options: ReadOptions & { readonly workers?: number } = {},
+  options: ReadOptions & { readonly workers?: number; readonly cache?: LoadJob['cache'] } = {},
 ): PendingLoad {
-  const { workers = 1, ...readOptions } = options;
+  const { workers = 1, cache, ...readOptions } = options;
   const sources: [string, ScenarioSource][] = [
     [DEFAULT_SCENARIO, config.fixtures],
     ...Object.entries(config.scenarios),
   ];
   const shares = shareOut(sources, Math.max(1, Math.min(workers, sources.length)));
   const started = shares.map((share) =>
-    startWorker({ sources: share, options: { ...readOptions, maxBytes: config.maxFixtureBytes } }),
+    startWorker({
+      sources: share,
+      options: { ...readOptions, maxBytes: config.maxFixtureBytes },
+      ...(cache === undefined ? {} : { cache }),
+    }),
   );
   return {
     async finish(plan) {
@@ -366,7 +468,13 @@ export function beginLoad(
       const order = sources.map(([name]) => name);
       const [first] = failed.sort((a, b) => order.indexOf(a.scenario) - order.indexOf(b.scenario));
       if (first !== undefined) throw new SourceError(first.issues);
-      return new Map(order.map((name) => [name, datasetOf(loaded.get(name) ?? [], plan)] as const));
+      const cached = new Set(outcomes.flatMap((outcome) => (outcome.ok ? outcome.cached : [])));
+      return {
+        datasets: new Map(
+          order.map((name) => [name, datasetOf(loaded.get(name) ?? [], plan)] as const),
+        ),
+        cached: order.filter((name) => cached.has(name)),
+      };
     },
     cancel() {
       for (const worker of started) worker.cancel();
@@ -374,13 +482,13 @@ export function beginLoad(
   };
 }
 
-/** Loads every scenario of a config, in a worker (see beginLoad). */
+/** Loads every scenario of a config, in a worker (see beginLoad); the load cache is not used. */
 export async function loadScenarios(
   config: Config,
   plan: LoadPlan,
   options: ReadOptions = {},
 ): Promise<ReadonlyMap<string, Dataset>> {
-  return beginLoad(config, options).finish(plan);
+  return (await beginLoad(config, options).finish(plan)).datasets;
 }
 
 /**
@@ -415,9 +523,6 @@ function shareOut(
     .filter((share) => share.members.length > 0)
     .map((share) => share.members.sort((a, b) => a.index - b.index).map((one) => one.source));
 }
-
-/** About what a record of `stockmock fixtures generate` takes in its file. */
-const GENERATED_BYTES_PER_RECORD = 175;
 
 /** What the serving thread sends a loading worker: its job, then the plan. */
 export type LoadMessage =

@@ -1,7 +1,8 @@
 /**
  * @module A loading worker (see load-scenarios.ts): reads the scenarios of the job it is sent
- * at once, builds them by the plan the serving thread sends once it knows it, answers with
- * their columns, moving the buffers, and ends. A refusal answers with the file's issues.
+ * at once, builds them by the plan the serving thread sends once it knows it (or reads them back
+ * from the load cache, or keeps them there), answers with their columns, moving the buffers, and
+ * ends. A refusal answers with the file's issues.
  */
 import module from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';

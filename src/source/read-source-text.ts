@@ -36,6 +36,14 @@ export interface FileMark {
  * and a file that is old already (the usual case) costs two `stat` calls, not a wait.
  */
 export async function readSourceText(file: string, options: ReadOptions = {}): Promise<string> {
+  return (await readSourceBytes(file, options)).toString('utf8');
+}
+
+/**
+ * A source file's bytes, read as readSourceText reads them and known to be UTF-8: for a reader
+ * that may need only their digest (the load cache), not the text.
+ */
+export async function readSourceBytes(file: string, options: ReadOptions = {}): Promise<Buffer> {
   const { settleMs = 0, timeoutMs = 30_000, maxBytes, lastRead = {} } = options;
   const deadline = Date.now() + timeoutMs;
   // The file as last seen, and since when it has looked so.
@@ -43,7 +51,7 @@ export async function readSourceText(file: string, options: ReadOptions = {}): P
   try {
     if (maxBytes !== undefined) refuseLarger(file, (await stat(file)).size, maxBytes);
     for (;;) {
-      if (settleMs === 0) return utf8Text(file, await readFile(file));
+      if (settleMs === 0) return utf8Bytes(file, await readFile(file));
       const now = Date.now();
       const before = await stat(file);
       if (seen?.size !== before.size || seen.mtimeMs !== before.mtimeMs) {
@@ -63,7 +71,7 @@ export async function readSourceText(file: string, options: ReadOptions = {}): P
           after.ino === before.ino &&
           after.size === before.size &&
           after.mtimeMs === before.mtimeMs;
-        if (same) return utf8Text(file, bytes);
+        if (same) return utf8Bytes(file, bytes);
       }
       if (now > deadline) {
         throw new SourceError([
@@ -91,7 +99,12 @@ export async function readSourceText(file: string, options: ReadOptions = {}): P
  * U+FFFD in its place, and serve a name the file never held.
  */
 export function utf8Text(file: string, bytes: Buffer): string {
-  if (isUtf8(bytes)) return bytes.toString('utf8');
+  return utf8Bytes(file, bytes).toString('utf8');
+}
+
+/** The bytes themselves where they are UTF-8; else the SourceError of utf8Text. */
+function utf8Bytes(file: string, bytes: Buffer): Buffer {
+  if (isUtf8(bytes)) return bytes;
   const offset = firstInvalidByte(bytes);
   const lineStart = bytes.lastIndexOf(0x0a, offset - 1) + 1;
   let line = 1;

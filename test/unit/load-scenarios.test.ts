@@ -139,7 +139,7 @@ describe('beginLoad, in several workers', () => {
       },
     };
     for (const workers of [1, 2, 3]) {
-      const loaded = await beginLoad(config, { workers }).finish(PLAN);
+      const { datasets: loaded } = await beginLoad(config, { workers }).finish(PLAN);
       expect([...loaded.keys()], `${String(workers)} workers`).toEqual([
         'default',
         'b',

@@ -1,0 +1,217 @@
+/**
+ * The load cache serves exactly what building would have: an entry reads back as written, a
+ * load read back equals the load built, and any change to the data or the plan builds again. A
+ * cache it cannot trust (another's folder, a damaged entry) is not read.
+ */
+import { chmod, mkdtemp, open, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config/load-config.ts';
+import { readEntry, writeEntry } from '../../src/scenarios/cache-entry.ts';
+import {
+  loadPlanOf,
+  runLoadJob,
+  type LoadJob,
+  type LoadPlan,
+} from '../../src/scenarios/load-scenarios.ts';
+import { SHIPPED } from '../helpers/datasets.ts';
+import { generatedProducts } from '../helpers/generated-catalog.ts';
+
+const PLAN = loadPlanOf(SHIPPED, DEFAULTS.compatibility);
+const folders: string[] = [];
+
+async function folder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'stockmock-cache-test-'));
+  folders.push(dir);
+  return dir;
+}
+
+afterEach(async () => {
+  await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A fixture file in the flow layout, as a user writes one. */
+function fixtureText(count: number, seed: number): string {
+  const lines = generatedProducts(count, seed).map(
+    (product) => `  - ${JSON.stringify(product).replaceAll('":', '": ')}`,
+  );
+  return `products:\n${lines.join('\n')}\n`;
+}
+
+async function written(value: unknown, meta: unknown = { m: 1 }): Promise<Buffer> {
+  const file = join(await folder(), 'entry');
+  const handle = await open(file, 'w');
+  try {
+    await writeEntry(handle, meta, value);
+  } finally {
+    await handle.close();
+  }
+  return readFile(file);
+}
+
+describe('a cache entry', () => {
+  it('reads back as written: typed arrays by type, long strings whole, keys that look like its own', async () => {
+    // A surrogate pair across the 1 MiB point at which long strings are written in chunks.
+    const long = `${'x'.repeat((1 << 20) - 1)}𝄞 Ōak Straße ${'y'.repeat(5000)}`;
+    const value = {
+      name: 'products',
+      keys: new Float64Array([1, 2.5, 1e15]),
+      of: new Int32Array([-1, 0, 7]),
+      ends: new Uint32Array([3, 4_000_000_000]),
+      flags: new Uint8Array([1, 0, 255]),
+      codes: new Uint16Array([65535]),
+      text: long,
+      list: ['a', long, { nested: [new Int16Array([-2])] }],
+      $part: 3,
+      $$x: 'dollar',
+      empty: new Int32Array(0),
+      none: null,
+    };
+    const back = readEntry(await written(value, { planDigest: 'p' }));
+    expect(back?.meta).toEqual({ planDigest: 'p' });
+    expect(back?.value).toStrictEqual(value);
+    // An absent optional member reads back absent, as JSON has it.
+    expect(readEntry(await written({ a: 1, gone: undefined }))?.value).toStrictEqual({ a: 1 });
+  });
+
+  it('gives each array a buffer of its own, which may move to another thread', async () => {
+    const back = readEntry(
+      await written({ a: new Uint8Array([1, 2, 3]), b: new Float64Array([0.5]) }),
+    )?.value as { a: Uint8Array; b: Float64Array };
+    for (const array of [back.a, back.b]) {
+      expect(array.byteOffset).toBe(0);
+      expect(array.buffer.byteLength).toBe(array.byteLength);
+      expect(() =>
+        structuredClone(array, { transfer: [array.buffer as ArrayBuffer] }),
+      ).not.toThrow();
+    }
+  });
+
+  it('refuses what it cannot write exactly', async () => {
+    for (const value of [{ a: new Map() }, { a: Number.NaN }, { a: -0 }, { a: [undefined] }]) {
+      await expect(written(value)).rejects.toThrow();
+    }
+  });
+
+  it('is not read when damaged: cut short, longer, or not an entry', async () => {
+    const bytes = await written({ a: new Int32Array([1, 2, 3]), s: 'z'.repeat(10_000) });
+    expect(readEntry(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
+    expect(readEntry(Buffer.concat([bytes, Buffer.from([0])]))).toBeUndefined();
+    expect(readEntry(Buffer.from('products:\n  - {}\n'))).toBeUndefined();
+  });
+});
+
+describe('a load with the cache', () => {
+  /** A load of one fixture file, keeping every file however small (minBytes 1). */
+  async function load(fixture: string, cacheDir: string, plan: LoadPlan = PLAN) {
+    const job: LoadJob = {
+      sources: [['default', fixture]],
+      options: {},
+      cache: { dir: cacheDir, minBytes: 1 },
+    };
+    const { outcome } = await runLoadJob(job, Promise.resolve(plan));
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.issues));
+    return { cached: outcome.cached, loaded: outcome.scenarios[0]?.[1] };
+  }
+
+  it('reads back, at the next load of the same file, what the first load built', async () => {
+    const dir = await folder();
+    const fixture = join(dir, 'products.yaml');
+    await writeFile(fixture, fixtureText(300, 1));
+    const cache = join(dir, 'cache');
+    const first = await load(fixture, cache);
+    const second = await load(fixture, cache);
+    expect(first.cached).toEqual([]);
+    expect(second.cached).toEqual(['default']);
+    expect(second.loaded).toStrictEqual(first.loaded);
+  });
+
+  it('builds again when the file changes, by a single character, and serves the change', async () => {
+    const dir = await folder();
+    const fixture = join(dir, 'products.yaml');
+    const text = fixtureText(300, 2);
+    await writeFile(fixture, text);
+    const cache = join(dir, 'cache');
+    await load(fixture, cache);
+    const changed = text.replace('"name": "', '"name": "Ä');
+    expect(changed).not.toBe(text);
+    await writeFile(fixture, changed);
+    const after = await load(fixture, cache);
+    expect(after.cached).toEqual([]);
+    const fresh = await load(fixture, join(dir, 'other-cache'));
+    expect(after.loaded).toStrictEqual(fresh.loaded);
+  });
+
+  it('builds again for another plan: another spec or a setting that shapes a load', async () => {
+    const dir = await folder();
+    const fixture = join(dir, 'products.yaml');
+    await writeFile(fixture, fixtureText(200, 3));
+    const cache = join(dir, 'cache');
+    await load(fixture, cache);
+    const byName = loadPlanOf(SHIPPED, { order: 'name' });
+    const other = await load(fixture, cache, byName);
+    expect(other.cached).toEqual([]);
+    expect(other.loaded?.[0]?.labelOrder).toBeInstanceOf(Int32Array);
+    expect((await load(fixture, cache, byName)).cached).toEqual(['default']);
+  });
+
+  it('builds again over a damaged entry, and writes it anew', async () => {
+    const dir = await folder();
+    const fixture = join(dir, 'products.yaml');
+    await writeFile(fixture, fixtureText(200, 4));
+    const cache = join(dir, 'cache');
+    const first = await load(fixture, cache);
+    const [entry] = await readdir(cache);
+    await truncate(join(cache, entry ?? ''), 100);
+    const again = await load(fixture, cache);
+    expect(again.cached).toEqual([]);
+    expect(again.loaded).toStrictEqual(first.loaded);
+    expect((await load(fixture, cache)).cached).toEqual(['default']);
+  });
+
+  it('keeps generated scenarios by their count and seed', async () => {
+    const cache = join(await folder(), 'cache');
+    const job = (seed: number): LoadJob => ({
+      sources: [['large', { generate: { count: 500, seed } }]],
+      options: {},
+      cache: { dir: cache, minBytes: 1 },
+    });
+    const cachedOf = async (seed: number) => {
+      const { outcome } = await runLoadJob(job(seed), Promise.resolve(PLAN));
+      return outcome.ok ? outcome.cached : outcome.issues;
+    };
+    expect(await cachedOf(1)).toEqual([]);
+    expect(await cachedOf(1)).toEqual(['large']);
+    expect(await cachedOf(2)).toEqual([]);
+  });
+
+  it('neither reads nor writes a folder that others may write to', async () => {
+    const dir = await folder();
+    const fixture = join(dir, 'products.yaml');
+    await writeFile(fixture, fixtureText(100, 5));
+    const cache = join(dir, 'cache');
+    await load(fixture, cache);
+    await chmod(cache, 0o777);
+    expect((await load(fixture, cache)).cached).toEqual([]);
+    const before = await readdir(cache);
+    await rm(join(cache, before[0] ?? ''));
+    await load(fixture, cache);
+    expect(await readdir(cache)).toEqual([]);
+  });
+
+  it('keeps no file under its size threshold', async () => {
+    const dir = await folder();
+    const fixture = join(dir, 'products.yaml');
+    const text = fixtureText(100, 6);
+    await writeFile(fixture, text);
+    const cache = join(dir, 'cache');
+    const job: LoadJob = {
+      sources: [['default', fixture]],
+      options: {},
+      cache: { dir: cache, minBytes: Buffer.byteLength(text) + 1 },
+    };
+    await runLoadJob(job, Promise.resolve(PLAN));
+    expect(await readdir(cache)).toEqual([]);
+  });
+});
