@@ -92,6 +92,9 @@ try {
 }
 
 const scratch = await mkdtemp(join(tmpdir(), 'stockmock-bench-'));
+// Every server started here keeps its load cache in the scratch folder, which goes at the end:
+// the first start on each catalogue builds it, the later ones read it back.
+process.env['STOCKMOCK_LOAD_CACHE'] = join(scratch, 'load-cache');
 const loadOptions: LoadOptions = {
   connections: OPTIONS.connections,
   seconds: OPTIONS.seconds,
@@ -101,13 +104,19 @@ const rows: Row[] = [];
 interface Startup {
   size: number;
   source: string;
-  /** `npx stockmock serve`, default settings, to the first 200 of /v1/stock (median). */
+  /**
+   * `npx stockmock serve`, default settings, to the first 200 of /v1/stock (median): with the
+   * load cache (the catalogue was loaded before), and without it (`STOCKMOCK_LOAD_CACHE=false`).
+   */
   npxMs: number;
-  /** `node bin/stockmock.js serve`, to the first answer of /healthz. */
+  npxColdMs: number;
+  /** `node bin/stockmock.js serve`, the first start on the catalogue, to the first answer of /healthz. */
   directMs: number;
-  /** Of the median npx start, right after its first answer. */
+  /** Of the median npx start with the cache, right after its first answer. */
   rssMb: number;
   peakMb: number;
+  /** Of the median npx start without it. */
+  coldPeakMb: number;
   /** After every workload ran (default settings): caches, scratch buffers and a grown young generation included. */
   servingMb?: number;
 }
@@ -136,7 +145,17 @@ try {
       let startup: Startup | undefined;
       if (logLevel === 'info') {
         const { startupMs, rssMb, peakMb } = await measureStartThroughNpx(size, fixture);
-        startup = { size, source, directMs: mock.startupMs, npxMs: startupMs, rssMb, peakMb };
+        const cold = await measureStartThroughNpx(size, fixture, { STOCKMOCK_LOAD_CACHE: 'false' });
+        startup = {
+          size,
+          source,
+          directMs: mock.startupMs,
+          npxMs: startupMs,
+          npxColdMs: cold.startupMs,
+          rssMb,
+          peakMb,
+          coldPeakMb: cold.peakMb,
+        };
       }
       if (startup !== undefined) startups.push(startup);
       const previousPort = await freePort();
@@ -372,6 +391,7 @@ async function prepare(
 async function measureStartThroughNpx(
   size: number,
   fixture: string,
+  env: Readonly<Record<string, string>> = {},
 ): Promise<{ startupMs: number; rssMb: number; peakMb: number }> {
   const project = join(scratch, 'project');
   await mkdir(join(project, 'node_modules/.bin'), { recursive: true });
@@ -390,6 +410,7 @@ async function measureStartThroughNpx(
       ['stockmock', 'serve', '--fixtures', fixture, '--port', String(port)],
       {
         cwd: project,
+        env: { ...process.env, ...env },
         stdio: 'ignore',
         detached: true,
       },
@@ -414,7 +435,7 @@ async function measureStartThroughNpx(
     process.kill(-(child.pid ?? 0), 'SIGTERM');
     await exited;
     log(
-      `  ${size.toLocaleString('en')} products: npx stockmock serve answered in ${String(startupMs)} ms`,
+      `  ${size.toLocaleString('en')} products: npx stockmock serve answered in ${String(startupMs)} ms${env['STOCKMOCK_LOAD_CACHE'] === 'false' ? ' (no load cache)' : ''}`,
     );
   }
   return runs.sort((a, b) => a.startupMs - b.startupMs)[
@@ -594,13 +615,13 @@ function renderMarkdown(): string {
         `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |${row.previousRatio === undefined ? '' : ` ${percent(row.previousRatio)} |`}`,
     ),
     '',
-    `Start-up at the default settings: \`npx stockmock serve --fixtures FILE\` in a project that has stockmock installed, spawn to the first 200 of /v1/stock, median of ${String(STARTS)}, with that server's memory; and \`node bin/stockmock.js serve\` to the first answer of /healthz.`,
+    `Start-up at the default settings: \`npx stockmock serve --fixtures FILE\` in a project that has stockmock installed, spawn to the first 200 of /v1/stock, median of ${String(STARTS)}, with that server's memory: with the load cache (the catalogue was loaded before), and without it (\`STOCKMOCK_LOAD_CACHE=false\`); and \`node bin/stockmock.js serve\`, the first start on the catalogue, to the first answer of /healthz.`,
     '',
-    '| products | data | npx start-up ms | node start-up ms | RSS after load, MB | peak RSS during load, MB | RSS after the workloads, MB |',
-    '|---:|---|---:|---:|---:|---:|---:|',
+    '| products | data | npx start-up ms, load cache | npx start-up ms, no cache | node start-up ms, first start | RSS after load, MB | peak RSS during load, MB (cache / no cache) | RSS after the workloads, MB |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
     ...startups.map(
       (s) =>
-        `| ${s.size.toLocaleString('en')} | ${s.source} | ${String(s.npxMs)} | ${String(s.directMs)} | ${String(s.rssMb)} | ${String(s.peakMb)} | ${String(s.servingMb ?? '')} |`,
+        `| ${s.size.toLocaleString('en')} | ${s.source} | ${String(s.npxMs)} | ${String(s.npxColdMs)} | ${String(s.directMs)} | ${String(s.rssMb)} | ${String(s.peakMb)} / ${String(s.coldPeakMb)} | ${String(s.servingMb ?? '')} |`,
     ),
     '',
     'The query engine alone, in the benchmark process (select, then one page of 10; no HTTP): µs per query over 18 000 queries after 2 000 of warm-up.',
