@@ -1,6 +1,7 @@
 /** @module A source file's text, or a SourceError that names the file when it cannot be read. */
 import { isUtf8 } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { SourceError } from '../problems/source-error.ts';
 
 export interface ReadOptions {
@@ -17,8 +18,8 @@ export interface ReadOptions {
   /**
    * How each file looked when last read whole. A file that still looks so is whole; one now on
    * another inode was renamed over the old one (an editor's save, `mv`), and renaming is the
-   * writer's last step: both are read at once. Only a file written in place waits out
-   * `settleMs`.
+   * writer's last step: both are read at once, the renamed one unless it was written in place
+   * since. Only a file written in place waits out `settleMs`.
    */
   readonly lastRead?: Readonly<Record<string, FileMark>>;
 }
@@ -61,9 +62,19 @@ export async function readSourceBytes(file: string, options: ReadOptions = {}): 
       // here: a modification time in the future (a skewed clock on a network share) never ages.
       const quietFor = Math.max(now - before.mtimeMs, now - seen.since);
       const mark = Object.hasOwn(lastRead, file) ? lastRead[file] : undefined;
-      const known =
+      const unchanged =
         mark !== undefined &&
-        (mark.ino !== before.ino || (mark.size === before.size && mark.mtimeMs === before.mtimeMs));
+        mark.ino === before.ino &&
+        mark.size === before.size &&
+        mark.mtimeMs === before.mtimeMs;
+      // Renamed into place, and not written since: a rename changes the folder, a write in place
+      // only the file, so the folder is at least as new as the file. Without the second half, a
+      // write in place begun on the renamed file before this read was read half-written.
+      const renamed =
+        mark !== undefined &&
+        mark.ino !== before.ino &&
+        (await stat(dirname(file))).mtimeMs >= before.mtimeMs;
+      const known = unchanged || renamed;
       if (known || quietFor >= settleMs) {
         const bytes = await readFile(file);
         const after = await stat(file);

@@ -1,5 +1,5 @@
 /** Reading a source file once it has settled, on real files. */
-import { appendFile, mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +64,28 @@ describe('readSourceText', () => {
     } finally {
       done.abort();
       await writer;
+    }
+  });
+
+  it('reads a file renamed into place at once, but not once it is being written in place', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-renamed-'));
+    const file = join(dir, 'products.yaml');
+    await writeFile(file, 'products: []\n');
+    const { ino, size, mtimeMs } = await stat(file);
+    const lastRead = { [file]: { ino, size, mtimeMs } };
+    const whole = 'products:\n  - { id: 1, name: One }\n  - { id: 2, name: Two }\n';
+    await writeFile(join(dir, 'next.yaml'), whole);
+    await rename(join(dir, 'next.yaml'), file);
+    const options = { settleMs: 60_000, timeoutMs: 300, lastRead };
+    expect(await readSourceText(file, options)).toBe(whole);
+    // Later (past the file system's clock tick), a writer rewrites it in place and pauses.
+    await pause(50);
+    const handle = await open(file, 'w');
+    try {
+      await handle.write('products:\n  - { id: 1, name: One }\n');
+      await expect(readSourceText(file, options)).rejects.toThrow(/kept changing/);
+    } finally {
+      await handle.close();
     }
   });
 
