@@ -1,9 +1,9 @@
 /** @module The query engine by its definition alone: every product tested, nothing kept. */
-import { foldName } from '../../src/query/fold-name.ts';
 import type { QueryEngine } from '../../src/query/engine.ts';
 import { slicesOf } from '../../src/query/selection.ts';
 import type { Dataset } from '../../src/dataset/dataset.ts';
 import { allProducts, type ProductFilter, type StockStatus } from './datasets.ts';
+import { referenceFold } from './reference-fold.ts';
 
 /** A product as the definition reads it: its status derived by the definition too. */
 export interface PlainProduct {
@@ -25,7 +25,8 @@ export function matches(product: PlainProduct, filter: ProductFilter): boolean {
   return (
     (filter.id === undefined || product.id === filter.id) &&
     (filter.status === undefined || statusOf(product) === filter.status) &&
-    (filter.name === undefined || foldName(product.name).includes(foldName(filter.name))) &&
+    (filter.name === undefined ||
+      referenceFold(product.name).includes(referenceFold(filter.name))) &&
     inRange(product.quantity, filter.minQuantity, filter.maxQuantity)
   );
 }

@@ -141,6 +141,38 @@ describe('token table', () => {
   it('keeps no token in readable form', () => {
     expect(JSON.stringify(table)).not.toContain('aaa');
   });
+  it('refuses a wrong token of the same byte length, whichever byte differs', () => {
+    const grants = [
+      { token: 'abc', level: 'status' },
+      { token: 'status-demo-token', level: 'quantity' },
+    ] as const;
+    const lengths = createTokenTable(grants);
+    for (const { token } of grants) {
+      for (let at = 0; at < token.length; at++) {
+        const wrong = `${token.slice(0, at)}${token[at] === 'x' ? 'y' : 'x'}${token.slice(at + 1)}`;
+        expect(lengths.levelOf(wrong), wrong).toBeUndefined();
+      }
+    }
+    expect(lengths.levelOf('aab')).toBeUndefined();
+    fc.assert(
+      fc.property(
+        fc.string({
+          minLength: 1,
+          maxLength: 40,
+          unit: fc.constantFrom(...'abcdefgh-_.~0123'.split('')),
+        }),
+        fc.nat(),
+        (token, seed) => {
+          const one = createTokenTable([{ token, level: 'status' }]);
+          const at = seed % token.length;
+          const other = token[at] === 'a' ? 'b' : 'a';
+          const wrong = `${token.slice(0, at)}${other}${token.slice(at + 1)}`;
+          expect(one.levelOf(token)).toBe('status');
+          expect(one.levelOf(wrong)).toBeUndefined();
+        },
+      ),
+    );
+  });
   it('matches tokens of different lengths and non-ASCII tokens', () => {
     const mixed = createTokenTable([
       { token: 'x', level: 'status' },

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { arbitraryProducts, NAME_CHARS } from '../helpers/arbitraries.ts';
 import { describe, expect, it } from 'vitest';
-import { foldName } from '../../src/query/fold-name.ts';
 import {
   allProducts,
   datasetOf as createCatalog,
@@ -30,17 +29,6 @@ describe('the derived status', () => {
       ...(explicit === undefined ? {} : { status: explicit }),
     };
     expect(productAt(createCatalog('d', [record]), 0).status).toBe(expected);
-  });
-});
-
-describe('foldName', () => {
-  it.each([
-    ['Oak TABLE', 'oak table'],
-    ['STRASSE', foldName('straße')],
-    ['ΣΟΦΑΣ', foldName('σοφας')],
-    ['e\u0301', foldName('é')],
-  ])('folds %s like its caseless twin', (a, b) => {
-    expect(foldName(a)).toBe(b);
   });
 });
 

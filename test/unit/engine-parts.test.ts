@@ -1,7 +1,7 @@
 /** The query engine's parts, each against its plain definition. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createNameIndex } from '../../src/query/name-index.ts';
+import { buildNameIndexData, createNameIndex } from '../../src/query/name-index.ts';
 import { sortPositions } from '../../src/query/name-pages.ts';
 import { packStrings } from '../../src/util/packed-strings.ts';
 import { seededRandom } from '../../src/util/seeded-random.ts';
@@ -24,6 +24,43 @@ describe('the trigram name index', () => {
         },
       ),
       { numRuns: 300, seed: 13 },
+    );
+  });
+});
+
+describe('the trigram name index over hundreds of names', () => {
+  it('finds the names of rare trigrams (listed) and of common ones (bitmaps), ids past 32 too', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 40, max: 700 }), fc.integer(), (count, seed) => {
+        const random = seededRandom(seed);
+        // Common letters make trigrams held by many names (bitmaps); rare ones, by few (lists).
+        const letter = () =>
+          random() < 0.7
+            ? 'ab '[Math.floor(random() * 3)]
+            : 'cdefghijklmnopqrstuvwxyzé'[Math.floor(random() * 25)];
+        const names = [
+          ...new Set(
+            Array.from({ length: count }, () =>
+              Array.from({ length: 3 + Math.floor(random() * 10) }, letter).join(''),
+            ),
+          ),
+        ];
+        const data = buildNameIndexData(names);
+        expect(data?.bitmap).toContain(0);
+        expect(data?.bitmap).toContain(1);
+        const index = createNameIndex(packStrings(names), data);
+        for (let i = 0; i < 40; i++) {
+          const name = names[Math.floor(random() * names.length)] ?? '';
+          const start = Math.floor(random() * name.length);
+          const needle =
+            i % 4 === 3
+              ? `${name.slice(start, start + 3)}q`
+              : name.slice(start, start + 1 + Math.floor(random() * 7));
+          const expected = names.flatMap((one, at) => (one.includes(needle) ? [at] : []));
+          expect([...index.namesContaining(needle)], needle).toEqual(expected);
+        }
+      }),
+      { numRuns: 60, seed: 15 },
     );
   });
 });

@@ -5,10 +5,17 @@
 
 /**
  * PRODUCT.md's "Unicode-aware case folding": canonically composed text, upper- then lower-cased
- * (so `ß` meets `SS`), with the final sigma `ς` as `σ` (CaseFolding.txt folds both to `σ`).
+ * (so `ß` meets `SS`), with the final sigma `ς` as `σ` (CaseFolding.txt folds both to `σ`) and
+ * the capital `ẞ`, which JavaScript lower-cases to `ß`, as `ss` (CaseFolding.txt: 1E9E; F).
  */
 export function foldCase(text: string): string {
-  return text.normalize('NFC').toUpperCase().toLowerCase().replaceAll('ς', 'σ').normalize('NFC');
+  return text
+    .normalize('NFC')
+    .toUpperCase()
+    .toLowerCase()
+    .replaceAll('ς', 'σ')
+    .replaceAll('ß', 'ss')
+    .normalize('NFC');
 }
 
 /**
