@@ -88,7 +88,6 @@ export async function openLoadCache<T>(
   } catch {
     return undefined;
   }
-  const code = codeDigest();
   const pathOf = (key: string): string => join(dir, `${key}${ENTRY_SUFFIX}`);
   return {
     async keyOf(source) {
@@ -97,7 +96,7 @@ export async function openLoadCache<T>(
       if (size < minBytes) return undefined;
       const hash = createHash('sha256')
         .update(FORMAT)
-        .update(await code);
+        .update(await codeDigest());
       if (source.kind === 'file') hash.update('\0file\0').update(source.bytes);
       else hash.update(`\0generated\0${String(source.count)}\0${String(source.seed)}`);
       return hash.digest('hex');

@@ -235,13 +235,13 @@ export type LoadOutcome =
     }
   | { readonly ok: false; readonly scenario: string; readonly issues: readonly SourceIssue[] };
 
+type LoadedScenario = readonly LoadedCollectionData[];
+
 /**
  * A scenario as far as a worker reads it before the plan is known: parsed (or the generator
  * ready), or, where the load cache has an entry for it, that entry, parsed only if its plan
  * turns out to differ.
  */
-type LoadedScenario = readonly LoadedCollectionData[];
-
 interface PendingScenario {
   /** Its load cache entry's name, where it is kept. */
   readonly key?: string;
