@@ -38,7 +38,7 @@ const restrictImports = (patterns) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/results/', '.stryker-tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -1,0 +1,128 @@
+/**
+ * The second half of `npm run mutate`: reads StrykerJS's JSON report, sets the survivors listed
+ * as equivalent in `bench/mutation-equivalents.yaml` apart, and writes the score of each core file
+ * to `bench/mutation.md`. Exits 1 when a survivor is not on that list or a file scores under 90 %,
+ * so that the next run shows only what is new. An argument names another report to read.
+ *
+ * A mutant is matched to the list by file, mutator, the source text it replaces and its
+ * replacement, never by line: an edit elsewhere in the file must not unlist it.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+interface ReportMutant {
+  readonly id: string;
+  readonly mutatorName: string;
+  readonly replacement?: string;
+  readonly status: string;
+  readonly location: { readonly start: Position; readonly end: Position };
+}
+interface ReportFile {
+  readonly source: string;
+  readonly mutants: readonly ReportMutant[];
+}
+interface Equivalent {
+  readonly file: string;
+  readonly mutator: string;
+  readonly original: string;
+  readonly replacement: string;
+  readonly reason: string;
+}
+
+const TARGET = 0.9;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const reportFile = process.argv[2] ?? join(root, 'bench/results/mutation/report.json');
+const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
+  readonly files: Readonly<Record<string, ReportFile>>;
+};
+const equivalents = (parse(readFileSync(join(root, 'bench/mutation-equivalents.yaml'), 'utf8')) ??
+  []) as readonly Equivalent[];
+
+/** The source text a mutant replaces (the report's lines and columns count from 1). */
+function originalText(source: string, { start, end }: ReportMutant['location']): string {
+  const lines = source.split('\n');
+  const from = lines.slice(0, start.line - 1).join('\n').length + (start.line > 1 ? 1 : 0);
+  const to = lines.slice(0, end.line - 1).join('\n').length + (end.line > 1 ? 1 : 0);
+  return source.slice(from + start.column - 1, to + end.column - 1);
+}
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+const used = new Set<Equivalent>();
+const rows: string[] = [];
+const newSurvivors: string[] = [];
+let below = 0;
+for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) =>
+  a.localeCompare(b),
+)) {
+  let detected = 0;
+  let undetected = 0;
+  let equivalent = 0;
+  let compileErrors = 0;
+  let ignored = 0;
+  for (const mutant of mutants) {
+    if (mutant.status === 'Killed' || mutant.status === 'Timeout') detected++;
+    else if (mutant.status === 'CompileError') compileErrors++;
+    else if (mutant.status === 'Ignored') ignored++;
+    else if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
+      const original = oneLine(originalText(source, mutant.location));
+      const replacement = oneLine(mutant.replacement ?? '');
+      const listed = equivalents.find(
+        (entry) =>
+          entry.file === file &&
+          entry.mutator === mutant.mutatorName &&
+          oneLine(entry.original) === original &&
+          oneLine(entry.replacement) === replacement,
+      );
+      if (listed) {
+        used.add(listed);
+        equivalent++;
+      } else {
+        undetected++;
+        newSurvivors.push(
+          `${file}:${String(mutant.location.start.line)} ${mutant.status} ${mutant.mutatorName}: ` +
+            `\`${original.slice(0, 80)}\` → \`${replacement.slice(0, 80)}\``,
+        );
+      }
+    }
+  }
+  const counted = detected + undetected + equivalent;
+  const raw = counted === 0 ? undefined : detected / counted;
+  const net = counted - equivalent === 0 ? undefined : detected / (counted - equivalent);
+  if (net !== undefined && net < TARGET) below++;
+  const percent = (value: number | undefined): string =>
+    value === undefined ? '—' : `${(value * 100).toFixed(1)} %`;
+  rows.push(
+    `| \`${file}\` | ${String(counted)} | ${String(detected)} | ${String(undetected)} | ` +
+      `${String(equivalent)} | ${String(compileErrors)} | ${String(ignored)} | ${percent(raw)} | ` +
+      `${percent(net)} |`,
+  );
+}
+const stale = equivalents.filter((entry) => !used.has(entry));
+
+const markdown = [
+  '# Mutation testing',
+  '',
+  'Written by `npm run mutate` (StrykerJS, see `stryker.config.json`); the full report is in',
+  '`bench/results/mutation/index.html`. Counted: mutants that compile. Score: killed or timed',
+  'out, over counted; "without equivalents" leaves out the survivors listed in',
+  '`bench/mutation-equivalents.yaml`. Static mutants (module-level, `ignoreStatic`) are not run.',
+  '',
+  '| file | counted | killed | survived | equivalent | compile errors | static | score | without equivalents |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows,
+  '',
+  `New survivors: ${String(newSurvivors.length)}.`,
+  ...newSurvivors.map((line) => `- ${line}`),
+  '',
+].join('\n');
+writeFileSync(join(root, 'bench/mutation.md'), markdown);
+process.stdout.write(markdown);
+for (const entry of stale)
+  process.stdout.write(`Listed but no longer surviving: ${entry.file} ${entry.original}\n`);
+process.exitCode = newSurvivors.length > 0 || below > 0 ? 1 : 0;
