@@ -9,7 +9,7 @@ export interface TokenGrant<Level extends string = AccessLevel> {
 
 /** Looks a presented token up. */
 export interface TokenTable<Level extends string = AccessLevel> {
-  /** The level of the token, or undefined when no configured token matches. */
+  /** The level of the token (the first grant of it), or undefined when no configured token matches. */
   levelOf(presented: string): Level | undefined;
   readonly size: number;
 }

@@ -193,6 +193,13 @@ describe('token table', () => {
       expect(mixed.levelOf('short')).toBe('status');
     }
   });
+  it('of two grants of one token, the first decides (the config refuses such a pair before)', () => {
+    const twice = createTokenTable([
+      { token: 'same', level: 'status' },
+      { token: 'same', level: 'quantity' },
+    ]);
+    expect(twice.levelOf('same')).toBe('status');
+  });
 });
 
 describe('presentedToken', () => {

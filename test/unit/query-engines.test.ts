@@ -169,6 +169,21 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
     );
   });
 
+  it('a lookup by id holds every other condition against that one record', () => {
+    fc.assert(
+      fc.property(smallCatalogue, arbitraryFilter, (products, filter) => {
+        const dataset = datasetOf('by id', products);
+        const byId = makeEngine(dataset);
+        // Every id the catalogue holds, so that each other condition is weighed on a real record.
+        for (const { id } of products) {
+          const lookup = { ...filter, id };
+          expect(selectedIds(byId, dataset, lookup)).toEqual(plainFilterIds(products, lookup));
+        }
+      }),
+      { numRuns: 60, seed: 12 },
+    );
+  });
+
   it('gives every page as a slice of the definition, paging forward and back', () => {
     fc.assert(
       fc.property(

@@ -1,0 +1,131 @@
+/**
+ * The contract checker's own rules, pinned to literal values: the folding from CaseFolding.txt
+ * and PRODUCT.md, the parameter verdicts from the interface's Limits and each parameter's schema.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { describe, expect, it } from 'vitest';
+import { foldCase, foldLoosely } from '../../src/contract/oracle/fold-case.ts';
+import {
+  judgeQuery,
+  judgeValue,
+  queryRules,
+  type Validity,
+} from '../../src/contract/oracle/parameter-rules.ts';
+
+describe('foldCase', () => {
+  it.each([
+    ['Oak TABLE 100%', 'oak table 100%'],
+    ['Straße', 'strasse'], // CaseFolding.txt 00DF; F; 0073 0073
+    ['STRAẞE', 'strasse'], // 1E9E; F; 0073 0073
+    ['ς', 'σ'], // 03C2; C; 03C3
+    ['ΣΟΦΟΣ σοφος', 'σοφοσ σοφοσ'],
+    ['µ', 'μ'], // 00B5; C; 03BC
+    ['ﬁ', 'fi'], // FB01; F
+    ['Cafe\u0301', 'caf\u00e9'], // composed first
+    ['\u0390', '\u0390'], // upper-cased it comes apart; composed again last
+    ['', ''],
+  ])('folds %j to %j', (text, folded) => {
+    expect(foldCase(text)).toBe(folded);
+  });
+});
+
+describe('foldLoosely', () => {
+  it.each([
+    ['Café', 'cafe'],
+    ['CAFE\u0301', 'cafe'],
+    ['ﬁne', 'fine'],
+    ['①', '1'],
+    ['Ǆ', 'dz'],
+    ['STRAẞE', 'strasse'],
+    ['\u0390', '\u03b9'],
+  ])('reads %j as %j', (text, folded) => {
+    expect(foldLoosely(text)).toBe(folded);
+  });
+});
+
+describe('judgeValue', () => {
+  const limit: OpenAPIV3_1.SchemaObject = { type: 'integer', minimum: 1, maximum: 100 };
+  it.each<[string, Validity]>([
+    ['5', 'valid'],
+    ['1', 'valid'],
+    ['100', 'valid'],
+    ['0', 'invalid'],
+    ['-1', 'invalid'],
+    ['101', 'open'],
+    ['05', 'open'],
+    [' 5', 'open'],
+    ['+5', 'open'],
+    ['-0', 'open'],
+    ['', 'open'],
+    ['99999999999999999999', 'open'],
+    ['abc', 'invalid'],
+    ['1.5', 'invalid'],
+    ['1e2', 'invalid'],
+    ['5a', 'invalid'],
+  ])('limit %j is %s', (raw, verdict) => {
+    expect(judgeValue(limit, raw)).toBe(verdict);
+  });
+
+  it('without bounds, any canonical integer is valid', () => {
+    expect(judgeValue({ type: 'integer' }, '-5')).toBe('valid');
+    expect(judgeValue({ type: 'integer' }, '1000000')).toBe('valid');
+    // Past 2^53 a service may read another number than was sent: either answer is correct.
+    expect(judgeValue({ type: 'integer', minimum: 1 }, '9007199254740993')).toBe('open');
+  });
+
+  it('an enum takes its values only; an empty string value is judged like any other', () => {
+    const status: OpenAPIV3_1.SchemaObject = { type: 'string', enum: ['in_stock', 'out_of_stock'] };
+    expect(judgeValue(status, 'in_stock')).toBe('valid');
+    expect(judgeValue(status, 'In_Stock')).toBe('invalid');
+    expect(judgeValue(status, '')).toBe('invalid');
+    expect(judgeValue({ type: 'string' }, '')).toBe('valid');
+    expect(judgeValue({ type: 'string' }, 'anything')).toBe('valid');
+    expect(judgeValue({}, '')).toBe('open');
+    expect(judgeValue({}, 'x')).toBe('valid');
+  });
+});
+
+describe('queryRules and judgeQuery', () => {
+  const limitSchema: OpenAPIV3_1.SchemaObject = { type: 'integer', minimum: 1, maximum: 100 };
+  const statusSchema: OpenAPIV3_1.SchemaObject = { type: 'string', enum: ['in_stock'] };
+  const spec = {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/v1/stock': {
+        get: {
+          parameters: [
+            { in: 'query', name: 'limit', schema: limitSchema },
+            { in: 'header', name: 'X-Trace' },
+            { in: 'query', name: 'status', schema: statusSchema },
+            { in: 'query', name: 'q' },
+          ],
+          responses: {},
+        },
+      },
+      '/v1/other': { post: { responses: {} } },
+    },
+  } as OpenAPIV3_1.Document;
+
+  it('reads the query parameters of a GET, a missing schema as the empty one', () => {
+    expect(queryRules(spec, '/v1/stock')).toStrictEqual([
+      { name: 'limit', schema: limitSchema },
+      { name: 'status', schema: statusSchema },
+      { name: 'q', schema: {} },
+    ]);
+    expect(queryRules(spec, '/v1/other')).toStrictEqual([]);
+    expect(queryRules(spec, '/v1/missing')).toStrictEqual([]);
+    const pathless = { openapi: '3.1.0', info: spec.info } as OpenAPIV3_1.Document;
+    expect(queryRules(pathless, '/v1/stock')).toStrictEqual([]);
+  });
+
+  it('invalid if any value is, else open if any is, else valid', () => {
+    const rules = queryRules(spec, '/v1/stock');
+    expect(judgeQuery(rules, {})).toBe('valid');
+    expect(judgeQuery(rules, { limit: '5', status: 'in_stock' })).toBe('valid');
+    expect(judgeQuery(rules, { limit: '101' })).toBe('open');
+    expect(judgeQuery(rules, { unknown: 'x' })).toBe('open');
+    expect(judgeQuery(rules, { limit: '101', status: 'bad' })).toBe('invalid');
+    expect(judgeQuery(rules, { status: 'in_stock', limit: '0' })).toBe('invalid');
+  });
+});
