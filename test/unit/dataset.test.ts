@@ -6,10 +6,12 @@ import {
   datasetOf as createCatalog,
   parseDataset as parseCatalog,
   productAt,
+  PRODUCTS,
   STOCK_STATUSES,
 } from '../helpers/datasets.ts';
 import { statusOf } from '../helpers/reference-engine.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
+import { derivationWarnings } from '../../src/dataset/load-fixture.ts';
 import { parseBlockFixture } from '../../src/source/block-fixture.ts';
 import { parseJsonLineFixture } from '../../src/source/json-line-fixture.ts';
 
@@ -112,6 +114,20 @@ describe('parseCatalog', () => {
     const [issue] = error.issues;
     expect(issue).toMatchObject({ file: 'bad.yaml', at: { line }, field });
     expect(error.message).toContain(`bad.yaml:${String(line)}:`);
+  });
+
+  it('says which id is repeated and on which line it was first used', () => {
+    const [issue] = refusalOf([
+      'products:',
+      '  - { id: 7, name: A }',
+      '  - { id: 8, name: B }',
+      '  - { id: 7, name: C }',
+    ]).issues;
+    expect(issue).toMatchObject({
+      at: { line: 4 },
+      field: 'products[2].id',
+      message: 'duplicate id 7, first used on line 2; ids must be unique',
+    });
   });
 
   // A writer's mistake is where the quote or bracket opens; the parser runs out of text far below.
@@ -325,6 +341,8 @@ describe('byId', () => {
           const { collection } = catalog.collection('products');
           const found = (id: number) => {
             const position = collection.positionOf(id);
+            // Not found is -1 exactly, as positionOf promises, never another negative number.
+            if (position < 0) expect(position).toBe(-1);
             return position < 0 ? undefined : productAt(catalog, position);
           };
           const expected = (id: number) => {
@@ -346,5 +364,60 @@ describe('byId', () => {
       ),
       { numRuns: 200, seed: 31 },
     );
+  });
+});
+
+describe('derivationWarnings', () => {
+  const warningsOf = (lines: string[]) =>
+    derivationWarnings('w.yaml', ['products:', ...lines].join('\n'), [PRODUCTS]);
+
+  it('tells each explicit status that the quantity would not give, with its line and field', () => {
+    expect(
+      warningsOf([
+        '  - { id: 1, name: A, quantity: 5, status: out_of_stock }',
+        '  - { id: 2, name: B, quantity: 0, status: out_of_stock }',
+        '  - { id: 3, name: C, quantity: null, status: incoming }',
+        '  - { id: 4, name: D, quantity: null, status: available }',
+        '  - { id: 5, name: E, quantity: 0 }',
+        '  - { id: 6, name: F, status: out_of_stock }',
+      ]),
+    ).toMatchObject([
+      {
+        file: 'w.yaml',
+        at: { line: 2 },
+        field: 'products[0].status',
+        message:
+          'is out_of_stock, where quantity gives available: served as written (an explicit value wins)',
+      },
+      {
+        at: { line: 5 },
+        field: 'products[3].status',
+        message:
+          'is available, where quantity gives on_request: served as written (an explicit value wins)',
+      },
+      {
+        at: { line: 7 },
+        field: 'products[5].status',
+        message:
+          'is out_of_stock, where quantity gives on_request: served as written (an explicit value wins)',
+      },
+    ]);
+  });
+
+  it('tells twenty, then how many more', () => {
+    const lines = (count: number) =>
+      Array.from(
+        { length: count },
+        (_, i) => `  - { id: ${String(i + 1)}, name: N, quantity: 1, status: on_request }`,
+      );
+    expect(warningsOf(lines(20))).toHaveLength(20);
+    const many = warningsOf(lines(25));
+    expect(many).toHaveLength(21);
+    expect(many[19]?.field).toBe('products[19].status');
+    expect(many[20]).toStrictEqual({
+      file: 'w.yaml',
+      field: '',
+      message: 'and 5 more disagreements like these',
+    });
   });
 });
