@@ -17,7 +17,6 @@ interface Position {
   readonly column: number;
 }
 interface ReportMutant {
-  readonly id: string;
   readonly mutatorName: string;
   readonly replacement?: string;
   readonly status: string;
@@ -103,7 +102,8 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
       `${percent(net)} |`,
   );
 }
-const stale = equivalents.filter((entry) => !used.has(entry));
+// Only files this report mutated: a run over some files says nothing of the others' entries.
+const stale = equivalents.filter((entry) => entry.file in report.files && !used.has(entry));
 
 const markdown = [
   '# Mutation testing',
