@@ -12,7 +12,7 @@ import { foldName } from './fold-name.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import type { Condition, EngineSource } from './query.ts';
-import { everyPosition, slicesOf, type Selection } from './selection.ts';
+import { everyPosition, positionRange, slicesOf, type Selection } from './selection.ts';
 
 /**
  * How a `contains` condition's matches are listed; `auto` picks by estimated cost, the others
@@ -112,7 +112,8 @@ interface Engine {
  *
  * The definition is plain (keep each record whose field equals the value, or whose folded text
  * contains the folded needle); the work is not:
- * - An `exact` condition on the key is a lookup, on another field a list built at load.
+ * - Conditions on the key are a run of positions, found by binary search: one for `exact`.
+ * - An `exact` condition on another field reads a list built at load.
  * - A `contains` condition is looked up in a trigram index of the field's distinct values. Its
  *   total comes from the postings' sizes, and a page from a scan or from the postings.
  * - Several conditions list the records of the most selective one and test the others.
@@ -151,15 +152,62 @@ export function createIndexedEngine(
 
 function select(engine: Engine, conditions: readonly Condition[]): Selection {
   const { source } = engine;
-  if (conditions.length === 0) return everyPosition(source.size);
-  const byKey = conditions.find((c) => c.field === source.key && c.match === 'exact');
-  if (byKey !== undefined) {
-    const position = typeof byKey.value === 'number' ? source.positionOf(byKey.value) : -1;
-    const keep =
-      position >= 0 &&
-      conditions.every((condition) => condition === byKey || holdsAt(engine, condition, position));
-    return slicesOf(keep ? [position] : NO_POSITIONS);
+  const onKey = conditions.filter((c) => c.field === source.key && c.match !== 'contains');
+  if (onKey.length === 0) return selectByFields(engine, conditions);
+  const [first, end] = keyRange(source, onKey);
+  const others = conditions.filter((c) => !onKey.includes(c));
+  if (end <= first) return slicesOf(NO_POSITIONS);
+  if (others.length === 0) return positionRange(first, end);
+  if (end - first === 1) {
+    return slicesOf(others.every((c) => holdsAt(engine, c, first)) ? [first] : NO_POSITIONS);
   }
+  // A run of keys with other conditions: the others' matches ascend, so those in the run are
+  // one stretch of them. Listed whole, uncached: a key range beside a filter is a rare request.
+  const matched = selectByFields(engine, others);
+  return slicesOf(
+    matched.slice(0, matched.total).filter((position) => position >= first && position < end),
+  );
+}
+
+/**
+ * The run of positions whose keys meet every key condition, as [first, end): keys ascend, so
+ * `exact` is one position, `min` a suffix and `max` a prefix, each found by binary search.
+ */
+function keyRange(source: EngineSource, onKey: readonly Condition[]): [number, number] {
+  let first = 0;
+  let end = source.size;
+  for (const { match, value } of onKey) {
+    if (typeof value !== 'number') return [0, 0];
+    if (match === 'exact') {
+      const position = source.positionOf(value);
+      if (position < 0) return [0, 0];
+      first = Math.max(first, position);
+      end = Math.min(end, position + 1);
+    } else if (match === 'min') {
+      first = Math.max(first, firstKeyAbove(source.keys, value, 'or-equal'));
+    } else {
+      end = Math.min(end, firstKeyAbove(source.keys, value, 'strictly'));
+    }
+  }
+  return [first, end];
+}
+
+/** The first position whose key is at least (`or-equal`) or above (`strictly`) the value. */
+function firstKeyAbove(keys: Float64Array, value: number, bound: 'or-equal' | 'strictly'): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const key = keys[middle] as number;
+    if (bound === 'or-equal' ? key < value : key <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Conditions on fields other than the key, read through their indexes. */
+function selectByFields(engine: Engine, conditions: readonly Condition[]): Selection {
+  if (conditions.length === 0) return everyPosition(engine.source.size);
   const [single] = conditions;
   if (conditions.length === 1 && single !== undefined && single.match !== 'exact') {
     // Resolved only when the cache cannot answer: a broad needle's names are many to add up.
@@ -182,7 +230,7 @@ function select(engine: Engine, conditions: readonly Condition[]): Selection {
   return selectByAll(engine, conditions, resolved);
 }
 
-/** Whether the record at a position meets a condition: for a lookup by key, with the others. */
+/** Whether the record at a position meets a condition on a field other than the key. */
 function holdsAt(engine: Engine, condition: Condition, position: number): boolean {
   if (condition.match === 'min' || condition.match === 'max') {
     const column = engine.source.column(condition.field);
@@ -195,9 +243,6 @@ function holdsAt(engine: Engine, condition: Condition, position: number): boolea
       : value <= Number(condition.value);
   }
   if (condition.match === 'exact') {
-    if (condition.field === engine.source.key) {
-      return engine.source.positionOf(Number(condition.value)) === position;
-    }
     const text = engine.source.column(condition.field);
     const number = text?.of[position] ?? -1;
     return (

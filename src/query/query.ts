@@ -11,9 +11,11 @@ export interface Column {
 
 /** What the engine reads of a collection: its positions (in key order), key and columns. */
 export interface EngineSource {
-  /** The key field: an `exact` condition on it is a lookup. */
+  /** The key field: conditions on it are lookups, not indexes. */
   readonly key: string;
   readonly size: number;
+  /** Each record's key, ascending: a condition on the key is a run of positions. */
+  readonly keys: Float64Array;
   /** The position of the record with this key, or -1. */
   positionOf(key: number): number;
   column(field: string): Column | undefined;

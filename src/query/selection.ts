@@ -28,12 +28,18 @@ export function slicesOf<T>(items: ArrayLike<T>): Slices<T> {
 
 /** Every position of a catalogue of `size` products: the unfiltered list. */
 export function everyPosition(size: number): Selection {
+  return positionRange(0, size);
+}
+
+/** The positions from `first` up to, not including, `end`: a run of the catalogue. */
+export function positionRange(first: number, end: number): Selection {
+  const total = Math.max(0, end - first);
   return {
-    total: size,
-    slice(start, end) {
+    total,
+    slice(start, stop) {
       const page: number[] = [];
-      const stop = Math.min(end, size);
-      for (let i = start; i < stop; i++) page.push(i);
+      const last = Math.min(stop, total);
+      for (let i = start; i < last; i++) page.push(first + i);
       return page;
     },
   };

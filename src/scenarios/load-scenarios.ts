@@ -82,8 +82,8 @@ export function loadPlanOf(
     const plan = indexes[operation.collection];
     const key = declarations.collections.get(operation.collection)?.key;
     for (const filter of operation.filters) {
-      // A condition on the key is a lookup: it needs no index.
-      if (filter.match === 'exact' && filter.field === key) continue;
+      // A condition on the key is a lookup in the sorted keys: it needs no index.
+      if (filter.field === key) continue;
       // Ranges read the same postings as exact values, in the values' numeric order.
       plan?.[filter.match === 'contains' ? 'contains' : 'exact'].add(filter.field);
     }

@@ -201,19 +201,7 @@ describe('a filter added to the shipped spec', () => {
         "        status:\n          $ref: '#/components/schemas/StockStatus'\n      additionalProperties: true",
         "        status:\n          $ref: '#/components/schemas/StockStatus'\n        category:\n          type: string\n      additionalProperties: true",
       );
-    const folder = await mkdtemp(join(tmpdir(), 'stockmock-category-'));
-    const file = join(folder, 'openapi.yaml');
-    await writeFile(file, text);
-    const changed = await loadSpec(file);
-    const declarations = readDeclarations(changed);
-    const config = { ...DEFAULTS, spec: file };
-    const plan = loadPlanOf(declarations, config.compatibility);
-    const app = await buildApp({
-      config,
-      spec: changed,
-      declarations,
-      catalogs: createScenarioStore(await loadDataset(DEFAULTS.fixtures, plan)),
-    });
+    const app = await appOfSpec(text);
     const response = await app.inject({
       url: '/v1/products?category=lighting&limit=100',
       headers: STAFF_SHIPPED,
@@ -232,7 +220,67 @@ describe('a filter added to the shipped spec', () => {
     expect(body.data.every((item) => item['category'] === 'lighting')).toBe(true);
     expect(body.links.first).toContain('category=lighting&limit=100&page=1');
   });
+
+  it('serves ranges on the key: a run of ids, alone or with another filter', async () => {
+    const text = (await readFile(SHIPPED_SPEC, 'utf8'))
+      .replace(
+        "        - $ref: '#/components/parameters/IdFilter'\n        - $ref: '#/components/parameters/StatusFilter'",
+        "        - $ref: '#/components/parameters/IdFilter'\n        - { name: from_id, in: query, schema: { type: integer } }\n        - { name: to_id, in: query, schema: { type: integer } }\n        - $ref: '#/components/parameters/StatusFilter'",
+      )
+      .replace(
+        '          id: { field: id, match: exact }\n          status:',
+        '          id: { field: id, match: exact }\n          from_id: { field: id, match: min }\n          to_id: { field: id, match: max }\n          status:',
+      );
+    expect(text).toContain('from_id: { field: id, match: min }');
+    const app = await appOfSpec(text);
+    const shipped = (
+      parse(await readFile(DEFAULTS.fixtures, 'utf8')) as {
+        products: Shipped[];
+      }
+    ).products;
+    const listed = async (query: string) => {
+      const response = await app.inject({
+        url: `/v1/stock?${query}&limit=100`,
+        headers: STAFF_SHIPPED,
+      });
+      expect(response.statusCode, query).toBe(200);
+      return response.json<ListBody>().data.map((item) => item['product_id']);
+    };
+    const idsWhere = (keep: (p: Shipped) => boolean) => shipped.filter(keep).map((p) => p.id);
+    expect(await listed('from_id=10&to_id=20')).toEqual(idsWhere((p) => p.id >= 10 && p.id <= 20));
+    expect(await listed('from_id=95')).toEqual(idsWhere((p) => p.id >= 95));
+    // PRODUCT.md: an explicit status wins; otherwise a positive quantity is available.
+    const available = (p: Shipped) =>
+      p.status === undefined ? (p.quantity ?? 0) > 0 : p.status === 'available';
+    expect(await listed('to_id=30&status=available')).toEqual(
+      idsWhere((p) => p.id <= 30 && available(p)),
+    );
+    expect(await listed('from_id=21&to_id=20')).toEqual([]);
+  });
 });
+
+interface Shipped {
+  readonly id: number;
+  readonly quantity?: number | null;
+  readonly status?: string;
+}
+
+/** The app of a changed shipped spec, on the shipped fixture, in process. */
+async function appOfSpec(text: string) {
+  const folder = await mkdtemp(join(tmpdir(), 'stockmock-spec-'));
+  const file = join(folder, 'openapi.yaml');
+  await writeFile(file, text);
+  const changed = await loadSpec(file);
+  const declarations = readDeclarations(changed);
+  const config = { ...DEFAULTS, spec: file };
+  const plan = loadPlanOf(declarations, config.compatibility);
+  return buildApp({
+    config,
+    spec: changed,
+    declarations,
+    catalogs: createScenarioStore(await loadDataset(DEFAULTS.fixtures, plan)),
+  });
+}
 
 const STAFF_SHIPPED = { authorization: 'Bearer status-demo-token' };
 

@@ -30,13 +30,21 @@ export function arbitraryProducts(options: {
       fc.record({
         id: fc.integer({ min: 1, max: options.maxId }),
         name: fc.string({ unit: NAME_CHARS, minLength: 1, maxLength: options.maxNameLength }),
-        quantity: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
+        // Unknown as null, or as no field at all: the engine stores the two apart.
+        quantity: fc.option(fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }), {
+          nil: undefined,
+          freq: 4,
+        }),
         status: fc.option(fc.constantFrom(...STOCK_STATUSES), { nil: undefined }),
       }),
       { selector: (entry) => entry.id, maxLength: options.maxLength },
     )
     .map((entries) =>
-      entries.map(({ status, ...entry }) => (status === undefined ? entry : { ...entry, status })),
+      entries.map(({ status, quantity, ...entry }) => ({
+        ...entry,
+        ...(quantity === undefined ? {} : { quantity }),
+        ...(status === undefined ? {} : { status }),
+      })),
     );
 }
 

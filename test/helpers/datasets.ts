@@ -119,6 +119,8 @@ export interface ProductFilter {
   /** Ranges, as a spec may declare them (`min` and `max` matches); not in the shipped spec. */
   readonly minQuantity?: number;
   readonly maxQuantity?: number;
+  readonly minId?: number;
+  readonly maxId?: number;
 }
 
 /** A filter as the engine's conditions, as the shipped declarations make them. */
@@ -139,5 +141,11 @@ export function conditionsOf(filter: ProductFilter): Condition[] {
     ...(filter.maxQuantity === undefined
       ? []
       : [{ field: 'quantity', match: 'max' as const, value: filter.maxQuantity }]),
+    ...(filter.minId === undefined
+      ? []
+      : [{ field: 'id', match: 'min' as const, value: filter.minId }]),
+    ...(filter.maxId === undefined
+      ? []
+      : [{ field: 'id', match: 'max' as const, value: filter.maxId }]),
   ];
 }

@@ -20,14 +20,18 @@ export function statusOf(product: PlainProduct): StockStatus {
   return product.quantity > 0 ? 'available' : 'out_of_stock';
 }
 
-/** Keeps a product when its id and status equal and its folded name contains the folded needle. */
+/**
+ * Keeps a product when its id and status equal, its folded name contains the folded needle, and
+ * its quantity and id are within the ranges given.
+ */
 export function matches(product: PlainProduct, filter: ProductFilter): boolean {
   return (
     (filter.id === undefined || product.id === filter.id) &&
     (filter.status === undefined || statusOf(product) === filter.status) &&
     (filter.name === undefined ||
       referenceFold(product.name).includes(referenceFold(filter.name))) &&
-    inRange(product.quantity, filter.minQuantity, filter.maxQuantity)
+    inRange(product.quantity, filter.minQuantity, filter.maxQuantity) &&
+    inRange(product.id, filter.minId, filter.maxId)
   );
 }
 

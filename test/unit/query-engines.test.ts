@@ -91,6 +91,8 @@ const arbitraryFilter: fc.Arbitrary<ProductFilter> = fc
       id: fc.integer({ min: 1, max: 300 }),
       minQuantity: fc.integer({ min: -1, max: 4 }),
       maxQuantity: fc.integer({ min: -1, max: 4 }),
+      minId: fc.integer({ min: -1, max: 301 }),
+      maxId: fc.integer({ min: -1, max: 301 }),
     },
     { requiredKeys: [] },
   )
@@ -140,6 +142,14 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
     ['a range', { minQuantity: 1, maxQuantity: 3 }, [2, 4, 5]],
     ['a range AND a name', { minQuantity: 1, name: 'table' }, [5, 6]],
     ['an empty range', { minQuantity: 4, maxQuantity: 3 }, []],
+    ['ids from 3', { minId: 3 }, [3, 4, 5, 6]],
+    ['ids up to 2', { maxId: 2 }, [1, 2]],
+    ['ids from 2 to 5 AND a name', { minId: 2, maxId: 5, name: 'table' }, [5]],
+    ['ids from 2 to 5 AND a status', { minId: 2, maxId: 5, status: 'available' }, [2, 5]],
+    ['an id within a range of ids', { id: 4, minId: 4, maxId: 4 }, [4]],
+    ['an id outside a range of ids', { id: 4, minId: 5 }, []],
+    ['an empty range of ids', { minId: 4, maxId: 3 }, []],
+    ['ids past the last', { minId: 7 }, []],
   ] as const)('%s', (_title, filter, expected) => {
     // Twice: the second asking may be answered from what the first kept.
     expect(selectedIds(engine, examples, filter)).toEqual(expected);
