@@ -75,26 +75,33 @@ interface Numbering {
 
 /**
  * Numbers each distinct value in the order first seen. Strings, numbers, booleans and null are
- * told apart by the value itself (a Map keeps 1 and "1" apart), objects by their JSON text; each
- * distinct value is written as JSON once.
+ * told apart by the value itself (a Map keeps 1 and "1" apart), objects by their JSON text, in
+ * a Map of their own so that no string can read the same; each distinct value is written as JSON
+ * once.
  */
 function numbering(size: number): Numbering {
   const numbers = new Map<unknown, number>();
+  const objectNumbers = new Map<string, number>();
   const texts: string[] = [];
   const of = new Int32Array(size).fill(-1);
+  const numberOf = <K>(known: Map<K, number>, identity: K, json: () => string): number => {
+    let number = known.get(identity);
+    if (number === undefined) {
+      number = texts.length;
+      known.set(identity, number);
+      texts.push(json());
+    }
+    return number;
+  };
   return {
     add(position, value) {
       if (value === undefined) return;
-      // The NUL keeps an object's text apart from a string that reads the same.
-      const identity =
-        typeof value === 'object' && value !== null ? `\u0000${JSON.stringify(value)}` : value;
-      let number = numbers.get(identity);
-      if (number === undefined) {
-        number = texts.length;
-        numbers.set(identity, number);
-        texts.push(JSON.stringify(value));
+      if (typeof value === 'object' && value !== null) {
+        const json = JSON.stringify(value);
+        of[position] = numberOf(objectNumbers, json, () => json);
+      } else {
+        of[position] = numberOf(numbers, value, () => JSON.stringify(value));
       }
-      of[position] = number;
     },
     column: () => ({ values: packStrings(texts), of }),
   };

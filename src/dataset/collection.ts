@@ -45,8 +45,6 @@ export interface Collection {
   positionOf(key: number): number;
   /** A declared field's column; undefined for the key and for fields not declared. */
   column(field: string): ColumnData | undefined;
-  /** The JSON text of a field's value at a position; undefined where the record has none. */
-  valueJsonAt(field: string, position: number): string | undefined;
   /** The record's undeclared fields at a position, as the text of a JSON object. */
   restAt(position: number): string;
   /** The columns, for the query engine to index and read. */
@@ -89,11 +87,6 @@ export function collectionFromData(
     keys,
     positionOf: keyLookup(keys),
     column: (field: string) => columnOf.get(field),
-    valueJsonAt(field: string, position: number) {
-      const column = columnOf.get(field);
-      const number = column?.of[position] ?? -1;
-      return column === undefined || number < 0 ? undefined : packedAt(column.values, number);
-    },
     restAt,
     data,
   });

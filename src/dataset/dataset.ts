@@ -132,7 +132,6 @@ export function dataOperations(
       continue;
     }
     const caseSensitive = rules.nameMatch === 'case-sensitive';
-    const byLabel = rules.order !== 'id' && collection.label !== undefined;
     operations.set(operationId, {
       kind: 'list',
       declaration,
@@ -144,7 +143,9 @@ export function dataOperations(
           served.collection,
           {
             caseSensitive,
-            ...(byLabel && served.labelOrder !== undefined ? { order: served.labelOrder } : {}),
+            // A dataset holds a label order only where the order setting asks for one (its load
+            // plan), so the data decides.
+            ...(served.labelOrder === undefined ? {} : { order: served.labelOrder }),
           },
         );
         const page = paginate(selection, query.page);

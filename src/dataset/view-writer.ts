@@ -59,10 +59,11 @@ export function viewWriter(
               const number = column.of[position] as number;
               return number < 0 ? undefined : packedAt(column.values, number);
             };
+    // Only numbers become text, as the served spec's examples are reshaped: a null stays null.
     return asText
       ? (position) => {
           const json = read(position);
-          return json === undefined || json.startsWith('"') ? json : `"${json}"`;
+          return json !== undefined && /^[-\d]/.test(json) ? `"${json}"` : json;
         }
       : read;
   };

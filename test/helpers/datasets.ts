@@ -17,6 +17,7 @@ import {
 import { loadPlanOf } from '../../src/scenarios/load-scenarios.ts';
 import { readSourceText } from '../../src/source/read-source-text.ts';
 import type { Compatibility } from '../../src/compatibility/compatibility.ts';
+import { packedAt } from '../../src/util/packed-strings.ts';
 import { shippedSpecOnce } from './shipped-spec.ts';
 
 /** The interface's four statuses, written out here rather than read from the code under test. */
@@ -94,8 +95,11 @@ export interface StoredProduct {
 export function productAt(dataset: Dataset, position: number): StoredProduct {
   const { collection } = dataset.collection('products');
   const read = (field: string): unknown => {
-    const json = collection.valueJsonAt(field, position);
-    return json === undefined ? undefined : (JSON.parse(json) as unknown);
+    const column = collection.column(field);
+    const number = column?.of[position] ?? -1;
+    return column === undefined || number < 0
+      ? undefined
+      : (JSON.parse(packedAt(column.values, number)) as unknown);
   };
   return {
     id: collection.keys[position] as number,

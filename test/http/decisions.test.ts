@@ -181,6 +181,8 @@ describe('path ids', () => {
     const response = await get('/v1/stock/999');
     expect(response.status).toBe(404);
     expect(response.json()['type']).toBe(PROBLEMS.NOT_FOUND.type);
+    // The detail names the collection, its key and the value asked for.
+    expect(response.json()['detail']).toBe('Nothing in products has the id 999.');
     expect((await get('/v1/products/999')).status).toBe(404);
   });
 });

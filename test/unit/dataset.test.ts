@@ -14,6 +14,14 @@ import { SourceError } from '../../src/problems/source-error.ts';
 import { derivationWarnings } from '../../src/dataset/load-fixture.ts';
 import { parseBlockFixture } from '../../src/source/block-fixture.ts';
 import { parseJsonLineFixture } from '../../src/source/json-line-fixture.ts';
+import { buildCollection } from '../../src/dataset/build-collection.ts';
+import { collectionBuffers, collectionFromData } from '../../src/dataset/collection.ts';
+import { createDataset, dataOperations } from '../../src/dataset/dataset.ts';
+import { buildEngineData } from '../../src/query/engine.ts';
+import { packStrings, unpackStrings } from '../../src/util/packed-strings.ts';
+import type { CollectionData } from '../../src/dataset/collection.ts';
+import type { CollectionDeclaration } from '../../src/resources/declarations.ts';
+import { SHIPPED } from '../helpers/datasets.ts';
 
 describe('the derived status', () => {
   it.each([
@@ -419,5 +427,131 @@ describe('derivationWarnings', () => {
       field: '',
       message: 'and 5 more disagreements like these',
     });
+  });
+});
+
+describe('buildCollection', () => {
+  const ITEMS: CollectionDeclaration = {
+    name: 'items',
+    key: 'id',
+    label: undefined,
+    record: {},
+    fields: new Map([
+      ['id', 'integer'],
+      ['spec', 'other'],
+    ]),
+    derived: [],
+    settings: {},
+  };
+  const valuesOf = (data: CollectionData) => {
+    const column = data.columns['spec'];
+    if (column === undefined) throw new Error('no spec column');
+    return { values: unpackStrings(column.values), of: [...column.of] };
+  };
+
+  it('numbers equal values once: objects by their JSON, apart from any string or number', () => {
+    const specs = [{ w: 1 }, { w: 1 }, { w: 2 }, '\u0000{"w":1}', '{"w":1}', 1, '1', null, 'null'];
+    const data = buildCollection(
+      ITEMS,
+      'n.yaml',
+      specs.map((spec, i) => ({ id: i + 1, spec })),
+    );
+    expect(valuesOf(data)).toStrictEqual({
+      values: [
+        '{"w":1}',
+        '{"w":2}',
+        '"\\u0000{\\"w\\":1}"',
+        '"{\\"w\\":1}"',
+        '1',
+        '"1"',
+        'null',
+        '"null"',
+      ],
+      of: [0, 0, 1, 2, 3, 4, 5, 6, 7],
+    });
+  });
+
+  it('has a column for every declared field but the key; -1 where a record has none', () => {
+    const data = buildCollection(ITEMS, 'k.yaml', [{ id: 2 }, { id: 1, spec: 'x' }]);
+    expect(Object.keys(data.columns)).toStrictEqual(['spec']);
+    expect([...data.keys]).toStrictEqual([1, 2]);
+    expect(valuesOf(data)).toStrictEqual({ values: ['"x"'], of: [0, -1] });
+  });
+
+  it('keeps undeclared fields only when asked to', () => {
+    const records = [{ id: 1, other: [1] }, { id: 2 }];
+    const kept = buildCollection(ITEMS, 'r.yaml', records);
+    expect(unpackStrings(kept.rest ?? packStrings([]))).toStrictEqual(['{"other":[1]}', '{}']);
+    expect(buildCollection(ITEMS, 'r.yaml', records, 'elsewhere').rest).toBeUndefined();
+  });
+});
+
+describe('collectionBuffers', () => {
+  it('are every buffer of the columns, so a transfer moves them all', () => {
+    const data = buildCollection(PRODUCTS, 't.yaml', [
+      { id: 1, name: 'A', quantity: 2, extra: 1 },
+      { id: 2, name: 'B' },
+    ]);
+    const arrays = [
+      data.keys,
+      ...Object.values(data.columns).flatMap((column) => [column.of, column.values.ends]),
+      data.rest?.ends,
+    ];
+    expect(arrays.every((array) => array !== undefined && array.byteLength > 0)).toBe(true);
+    const moved = structuredClone(data, { transfer: collectionBuffers(data) });
+    // A transferred buffer is detached where it came from: nothing was copied.
+    expect(arrays.map((array) => array?.byteLength)).toStrictEqual(arrays.map(() => 0));
+    expect(collectionFromData(moved).restAt(0)).toBe('{"extra":1}');
+  });
+});
+
+describe('createDataset', () => {
+  const indexed = (data: CollectionData) => ({
+    collection: collectionFromData(data),
+    indexes: buildEngineData(data.columns, { exact: [], contains: [] }),
+  });
+  const OTHER: CollectionDeclaration = { ...PRODUCTS, name: 'others' };
+
+  it('names every source once, in order; a collection not loaded is a wiring error', () => {
+    const dataset = createDataset([
+      indexed(buildCollection(PRODUCTS, 'a.yaml', [{ id: 1, name: 'A' }])),
+      indexed(buildCollection(OTHER, 'b.yaml', [])),
+    ]);
+    expect(dataset.source).toBe('a.yaml, b.yaml');
+    expect(dataset.sizes).toStrictEqual(
+      new Map([
+        ['products', 1],
+        ['others', 0],
+      ]),
+    );
+    expect(() => dataset.collection('nope')).toThrow(new Error('No collection is named nope'));
+    const again = createDataset([
+      indexed(buildCollection(PRODUCTS, 'a.yaml', [])),
+      indexed(buildCollection(OTHER, 'a.yaml', [])),
+    ]);
+    expect(again.source).toBe('a.yaml');
+    expect(again.serial).not.toBe(dataset.serial);
+  });
+
+  it('a level with no declared view is a wiring error, not a record', () => {
+    const operations = dataOperations(SHIPPED, {
+      order: 'id',
+      nameMatch: 'case-insensitive',
+      pastTheEnd: 'empty',
+      stockField: 'quantity',
+      productIdType: 'integer',
+    });
+    const operation = operations.get('getStock');
+    if (operation?.kind !== 'item') throw new Error('getStock is not an item operation');
+    const dataset = createDataset([
+      indexed(buildCollection(PRODUCTS, 'a.yaml', [{ id: 1, name: 'A' }])),
+    ]);
+    expect(operation.get(dataset, 1, 'status')).toBe('{"product_id":1,"status":"on_request"}');
+    expect(() => operation.get(dataset, 1, null)).toThrow(
+      new Error('No view is declared for the access level null'),
+    );
+    expect(() => operation.get(dataset, 1, 'admin')).toThrow(
+      new Error('No view is declared for the access level admin'),
+    );
   });
 });

@@ -2,7 +2,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildNameIndexData, createNameIndex } from '../../src/query/name-index.ts';
-import { sortPositions } from '../../src/query/name-pages.ts';
+import { postingsOf } from '../../src/query/engine-index.ts';
+import {
+  collectPositions,
+  createScratch,
+  scanPositions,
+  sortPositions,
+} from '../../src/query/name-pages.ts';
 import { packStrings } from '../../src/util/packed-strings.ts';
 import { seededRandom } from '../../src/util/seeded-random.ts';
 
@@ -29,6 +35,14 @@ describe('the trigram name index', () => {
 });
 
 describe('the trigram name index over hundreds of names', () => {
+  it('lists a name once for a trigram it holds twice, where the trigram is rare', () => {
+    const names = [...Array.from({ length: 200 }, (_, i) => `name ${String(i)}`), 'zzzzz'];
+    const data = buildNameIndexData(names);
+    const index = createNameIndex(packStrings(names), data);
+    expect([...index.namesContaining('zzz')]).toStrictEqual([200]);
+    expect([...index.namesContaining('zzzz')]).toStrictEqual([200]);
+  });
+
   it('finds the names of rare trigrams (listed) and of common ones (bitmaps), ids past 32 too', () => {
     fc.assert(
       fc.property(fc.integer({ min: 40, max: 700 }), fc.integer(), (count, seed) => {
@@ -61,6 +75,60 @@ describe('the trigram name index over hundreds of names', () => {
         }
       }),
       { numRuns: 60, seed: 15 },
+    );
+  });
+});
+
+const DISTINCT = 6;
+
+/** A column's value numbers (-1 for none), and a set of accepted values. */
+const columnAndNames = fc.record({
+  of: fc.array(fc.integer({ min: -1, max: DISTINCT - 1 }), { maxLength: 700, size: 'max' }),
+  names: fc.uniqueArray(fc.integer({ min: 0, max: DISTINCT - 1 }), { maxLength: DISTINCT }),
+});
+
+/** The positions whose value is accepted, ascending: the definition. */
+const plainMatches = (of: readonly number[], names: readonly number[]) =>
+  of.flatMap((value, position) => (names.includes(value) ? [position] : []));
+
+describe('scanPositions', () => {
+  it('gives the first `count` matches (all when fewer), and leaves the flags clear', () => {
+    fc.assert(
+      fc.property(columnAndNames, fc.nat(800), ({ of, names }, asked) => {
+        const scratch = createScratch(DISTINCT, of.length);
+        const all = plainMatches(of, names);
+        // Asked for fewer, as many, and more than there are.
+        for (const count of [Math.min(asked, all.length), all.length, all.length + 1 + asked]) {
+          const found = scanPositions(Int32Array.from(of), names, count, scratch);
+          expect([...found]).toStrictEqual(all.slice(0, count));
+          expect(scratch.flags.every((flag) => flag === 0)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('collectPositions', () => {
+  it('gives every match, ascending, kept where `keep` says', () => {
+    fc.assert(
+      fc.property(columnAndNames, fc.integer({ min: 1, max: 4 }), ({ of, names }, every) => {
+        const column = Int32Array.from(of);
+        const postings = postingsOf(column, DISTINCT);
+        const total = names.reduce(
+          (sum, name) =>
+            sum + (postings.starts[name + 1] as number) - (postings.starts[name] as number),
+          0,
+        );
+        const scratch = createScratch(DISTINCT, of.length);
+        const all = plainMatches(of, names);
+        expect([...collectPositions(postings, names, total, scratch)]).toStrictEqual(all);
+        const keep = (position: number) => position % every === 0;
+        expect([...collectPositions(postings, names, total, scratch, keep)]).toStrictEqual(
+          all.filter(keep),
+        );
+      }),
+      { numRuns: 200 },
     );
   });
 });
