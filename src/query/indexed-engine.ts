@@ -323,13 +323,15 @@ function acceptedValues(field: ValueField, condition: Condition): NameIds {
   return Array.from(condition.match === 'min' ? byNumber.subarray(low) : byNumber.subarray(0, low));
 }
 
-/** A single condition's cache key: its field, its match and its value as the engine reads it. */
+/**
+ * A condition's cache key: its field, its match and its value as the engine reads it, as a JSON
+ * array. JSON escapes every control character, so no needle can spell another key: with plain
+ * separators, a needle holding them was answered from another filter's matches.
+ */
 function keyOf(condition: Condition): string {
   const value =
-    condition.match === 'contains'
-      ? foldName(String(condition.value))
-      : JSON.stringify(condition.value);
-  return `${condition.field}\u0000${condition.match}\u0000${value}`;
+    condition.match === 'contains' ? foldName(String(condition.value)) : condition.value;
+  return JSON.stringify([condition.field, condition.match, value]);
 }
 
 /**
@@ -398,7 +400,8 @@ function selectByAll(
   conditions: readonly Condition[],
   resolved: readonly Resolved[],
 ): Selection {
-  const key = conditions.map(keyOf).sort().join('\u0001');
+  // JSON arrays side by side: one key alone is never two of them.
+  const key = conditions.map(keyOf).sort().join(',');
   const cached = engine.matches.get(key);
   if (cached !== undefined) return slicesOf(cached.prefix);
   const ordered = [...resolved].sort((a, b) => a.visited - b.visited);

@@ -156,6 +156,44 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
     expect(selectedIds(engine, examples, filter)).toEqual(expected);
   });
 
+  it('answers a kept filter the same after other filters on its field were listed', () => {
+    // Each asked twice, so that each is kept; then the first again, from what it kept.
+    const asked = ['table', 'table', 'ch', 'ch', 'table', 'ch', 'table'];
+    const expected = { table: [1, 5, 6], ch: [2, 3] } as Record<string, number[]>;
+    for (const name of asked) {
+      expect(selectedIds(engine, examples, { name }), name).toEqual(expected[name]);
+    }
+  });
+
+  it('answers a needle that spells another filter in separators by what names contain', () => {
+    expect(selectedIds(engine, examples, { name: 'table', status: 'available' })).toEqual([5, 6]);
+    expect(selectedIds(engine, examples, { name: 'table', status: 'available' })).toEqual([5, 6]);
+    // Every way of spelling the two conditions with separators a key might use.
+    const separators = ['\u0000', '\u0001', ',', '|', ':', '"],["', '","'];
+    for (const between of separators) {
+      for (const within of separators) {
+        const needle = ['table', 'status', 'exact', '"available"'].join(within);
+        const spelled = needle.replace(within, between);
+        expect(selectedIds(engine, examples, { name: spelled }), JSON.stringify(spelled)).toEqual(
+          [],
+        );
+      }
+    }
+  });
+
+  it('finds nothing for a value no record holds, alone or with other conditions', () => {
+    const none = parseDataset('n.yaml', 'products:\n  - { id: 1, name: Oak, quantity: 2 }\n');
+    const engineOfNone = makeEngine(none);
+    for (const filter of [
+      { status: 'incoming' },
+      { status: 'incoming', name: 'oak' },
+      { status: 'incoming', minQuantity: 1 },
+      { minQuantity: 3 },
+    ] as const) {
+      expect(selectedIds(engineOfNone, none, filter)).toEqual([]);
+    }
+  });
+
   it('equals the definition for random catalogues and filters, cold, cached, and after a reload', () => {
     fc.assert(
       fc.property(
@@ -172,6 +210,10 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
             expect(selectedIds(old, before, filter)).toEqual(expected);
             // A reload is a new engine: nothing kept for the old catalogue may leak into it.
             expect(selectedIds(fresh, after, filter)).toEqual(plainFilterIds(second, filter));
+          }
+          // Again, after every other filter was listed: what was kept is still this filter's.
+          for (const filter of filters) {
+            expect(selectedIds(old, before, filter)).toEqual(plainFilterIds(first, filter));
           }
         },
       ),
