@@ -232,32 +232,29 @@ function selectByFields(engine: Engine, conditions: readonly Condition[]): Selec
 
 /** Whether the record at a position meets a condition on a field other than the key. */
 function holdsAt(engine: Engine, condition: Condition, position: number): boolean {
-  if (condition.match === 'min' || condition.match === 'max') {
-    const column = engine.source.column(condition.field);
-    const number = column?.of[position] ?? -1;
-    if (column === undefined || number < 0) return false;
-    const value = JSON.parse(packedAt(column.values, number)) as unknown;
-    if (typeof value !== 'number') return false;
-    return condition.match === 'min'
-      ? value >= Number(condition.value)
-      : value <= Number(condition.value);
+  if (condition.match === 'contains') {
+    const { data } = textField(engine, condition.field);
+    const number = data.of[position] as number;
+    return number >= 0 && packedAt(data.folded, number).includes(foldName(String(condition.value)));
   }
-  if (condition.match === 'exact') {
-    const text = engine.source.column(condition.field);
-    const number = text?.of[position] ?? -1;
-    return (
-      text !== undefined &&
-      number >= 0 &&
-      packedAt(text.values, number) === JSON.stringify(condition.value)
-    );
-  }
-  const field = engine.text.get(condition.field);
-  const number = field?.data.of[position] ?? -1;
-  return (
-    field !== undefined &&
-    number >= 0 &&
-    packedAt(field.data.folded, number).includes(foldName(String(condition.value)))
-  );
+  const column = engine.source.column(condition.field);
+  if (column === undefined) throw new Error(`${condition.field} has no column`);
+  const number = column.of[position] as number;
+  if (number < 0) return false;
+  const json = packedAt(column.values, number);
+  if (condition.match === 'exact') return json === JSON.stringify(condition.value);
+  const value = JSON.parse(json) as unknown;
+  if (typeof value !== 'number') return false;
+  return condition.match === 'min'
+    ? value >= Number(condition.value)
+    : value <= Number(condition.value);
+}
+
+/** A `contains` condition's field; none is a wiring bug (the load plan indexes every one). */
+function textField(engine: Engine, field: string): TextField {
+  const found = engine.text.get(field);
+  if (found === undefined) throw new Error(`${field} has no text index`);
+  return found;
 }
 
 /** The accepted values of a condition's field, from its index. */
@@ -275,8 +272,7 @@ function resolve(engine: Engine, condition: Condition): Resolved {
     const scratch = () => (field.scratch ??= createScratch(starts.length - 1, engine.source.size));
     return { of: field.of, postings, accepted, visited, scratch };
   }
-  const field = engine.text.get(condition.field);
-  if (field === undefined) throw new Error(`${condition.field} has no text index`);
+  const field = textField(engine, condition.field);
   const needle = foldName(String(condition.value));
   let names = field.needles.get(needle);
   if (names === undefined) {

@@ -109,10 +109,12 @@ const denseFilter = fc.record(
 
 const smallCatalogue = arbitraryProducts({ maxId: 300, maxNameLength: 4, maxLength: 80 });
 
-/** Every match of a filter, as ids, read through the engine's seam. */
+/** Every match of a filter, as ids, read through the engine's seam; its total is their count. */
 function selectedIds(engine: ReferenceEngine, dataset: Dataset, filter: ProductFilter): number[] {
   const selection = engine.select(filter);
-  return selection.slice(0, selection.total).map((position) => productAt(dataset, position).id);
+  const positions = selection.slice(0, selection.total + 2);
+  expect(positions).toHaveLength(selection.total);
+  return positions.map((position) => productAt(dataset, position).id);
 }
 
 describe.each(ENGINES)('%s', (_name, makeEngine) => {
@@ -227,9 +229,15 @@ describe.each(ENGINES)('%s', (_name, makeEngine) => {
         const dataset = datasetOf('by id', products);
         const byId = makeEngine(dataset);
         // Every id the catalogue holds, so that each other condition is weighed on a real record.
-        for (const { id } of products) {
+        for (const product of products) {
+          const { id } = product;
           const lookup = { ...filter, id };
           expect(selectedIds(byId, dataset, lookup)).toEqual(plainFilterIds(products, lookup));
+          // And conditions that this record meets, or would meet if its quantity were known.
+          expect(selectedIds(byId, dataset, { id })).toEqual([id]);
+          const own = product.quantity ?? 0;
+          const bounds = { id, minQuantity: own, maxQuantity: own, minId: id, maxId: id };
+          expect(selectedIds(byId, dataset, bounds)).toEqual(plainFilterIds(products, bounds));
         }
       }),
       { numRuns: 60, seed: 12 },
