@@ -117,6 +117,7 @@ describe('parseCatalog', () => {
       'products[0].id',
     ],
     ['no products list', ['items: []'], 1, 'products'],
+    ['a list no collection declares', ['products:', '  - { id: 1, name: A }', 'items: []'], 3, ''],
   ])('refuses %s, naming file, line and field', (_title, lines, line, field) => {
     const error = refusalOf(lines);
     const [issue] = error.issues;
