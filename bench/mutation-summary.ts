@@ -5,7 +5,8 @@
  * so that the next run shows only what is new. An argument names another report to read.
  *
  * A mutant is matched to the list by file, mutator, the source text it replaces and its
- * replacement, never by line: an edit elsewhere in the file must not unlist it.
+ * replacement, or by the stretch of source it lies in, never by line: an edit elsewhere in the
+ * file must not unlist it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,13 +27,15 @@ interface ReportFile {
   readonly source: string;
   readonly mutants: readonly ReportMutant[];
 }
-interface Equivalent {
-  readonly file: string;
-  readonly mutator: string;
-  readonly original: string;
-  readonly replacement: string;
-  readonly reason: string;
-}
+/**
+ * A survivor no behaviour can tell apart: one mutant, by the text it replaces and its
+ * replacement; or every survivor within a stretch of source (`within`, which must occur once in
+ * the file), for code whose every choice leaves the answers the same.
+ */
+type Equivalent = { readonly file: string; readonly reason: string } & (
+  | { readonly mutator: string; readonly original: string; readonly replacement: string }
+  | { readonly within: string }
+);
 
 const TARGET = 0.9;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,12 +46,36 @@ const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
 const equivalents = (parse(readFileSync(join(root, 'bench/mutation-equivalents.yaml'), 'utf8')) ??
   []) as readonly Equivalent[];
 
-/** The source text a mutant replaces (the report's lines and columns count from 1). */
-function originalText(source: string, { start, end }: ReportMutant['location']): string {
+/** Where in the source a mutant's text starts and ends (the report counts lines and columns from 1). */
+function offsetsOf(source: string, { start, end }: ReportMutant['location']): [number, number] {
   const lines = source.split('\n');
-  const from = lines.slice(0, start.line - 1).join('\n').length + (start.line > 1 ? 1 : 0);
-  const to = lines.slice(0, end.line - 1).join('\n').length + (end.line > 1 ? 1 : 0);
-  return source.slice(from + start.column - 1, to + end.column - 1);
+  const lineStart = (line: number) =>
+    lines.slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0);
+  return [lineStart(start.line) + start.column - 1, lineStart(end.line) + end.column - 1];
+}
+
+/** Whether a listed entry covers a surviving mutant of a file. */
+function covers(
+  entry: Equivalent,
+  file: string,
+  source: string,
+  mutant: ReportMutant,
+  original: string,
+  replacement: string,
+): boolean {
+  if (entry.file !== file) return false;
+  if ('within' in entry) {
+    const start = source.indexOf(entry.within);
+    // Absent or not unique: the entry covers nothing, and shows as stale.
+    if (start < 0 || source.includes(entry.within, start + 1)) return false;
+    const [from, to] = offsetsOf(source, mutant.location);
+    return from >= start && to <= start + entry.within.length;
+  }
+  return (
+    entry.mutator === mutant.mutatorName &&
+    oneLine(entry.original) === original &&
+    oneLine(entry.replacement) === replacement
+  );
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -69,14 +96,10 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
     else if (mutant.status === 'CompileError') compileErrors++;
     else if (mutant.status === 'Ignored') ignored++;
     else if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
-      const original = oneLine(originalText(source, mutant.location));
+      const original = oneLine(source.slice(...offsetsOf(source, mutant.location)));
       const replacement = oneLine(mutant.replacement ?? '');
-      const listed = equivalents.find(
-        (entry) =>
-          entry.file === file &&
-          entry.mutator === mutant.mutatorName &&
-          oneLine(entry.original) === original &&
-          oneLine(entry.replacement) === replacement,
+      const listed = equivalents.find((entry) =>
+        covers(entry, file, source, mutant, original, replacement),
       );
       if (listed) {
         used.add(listed);
@@ -124,5 +147,7 @@ const markdown = [
 writeFileSync(join(root, 'bench/mutation.md'), markdown);
 process.stdout.write(markdown);
 for (const entry of stale)
-  process.stdout.write(`Listed but no longer surviving: ${entry.file} ${entry.original}\n`);
+  process.stdout.write(
+    `Listed but no longer surviving: ${entry.file} ${oneLine('within' in entry ? entry.within : entry.original).slice(0, 80)}\n`,
+  );
 process.exitCode = newSurvivors.length > 0 || below > 0 ? 1 : 0;
