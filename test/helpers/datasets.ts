@@ -13,6 +13,7 @@ import {
   readDeclarations,
   type CollectionDeclaration,
   type Declarations,
+  type FieldType,
 } from '../../src/resources/declarations.ts';
 import { loadPlanOf } from '../../src/scenarios/load-scenarios.ts';
 import { readSourceText } from '../../src/source/read-source-text.ts';
@@ -27,6 +28,25 @@ export type StockStatus = (typeof STOCK_STATUSES)[number];
 /** The shipped spec's declarations. */
 export const SHIPPED: Declarations = readDeclarations(await shippedSpecOnce());
 export const PRODUCTS = SHIPPED.collections.get('products') as CollectionDeclaration;
+
+/**
+ * A collection `items` keyed by an integer `id`, with the other fields given, in order: the
+ * shapes a spec may declare beyond the shipped one.
+ */
+export function itemsDeclaration(
+  fields: Readonly<Record<string, FieldType>>,
+  settings: CollectionDeclaration['settings'] = {},
+): CollectionDeclaration {
+  return {
+    name: 'items',
+    key: 'id',
+    label: undefined,
+    record: {},
+    fields: new Map([['id', 'integer'], ...Object.entries(fields)]),
+    derived: [],
+    settings,
+  };
+}
 
 /** A product as tests write one: a fixture entry. */
 export interface ProductRecord {

@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest';
 import {
   allProducts,
   datasetOf as createCatalog,
+  itemsDeclaration,
   parseDataset as parseCatalog,
   productAt,
   PRODUCTS,
+  SHIPPED,
   STOCK_STATUSES,
 } from '../helpers/datasets.ts';
 import { statusOf } from '../helpers/reference-engine.ts';
@@ -21,7 +23,6 @@ import { buildEngineData } from '../../src/query/engine.ts';
 import { packStrings, unpackStrings } from '../../src/util/packed-strings.ts';
 import type { CollectionData } from '../../src/dataset/collection.ts';
 import type { CollectionDeclaration } from '../../src/resources/declarations.ts';
-import { SHIPPED } from '../helpers/datasets.ts';
 
 describe('the derived status', () => {
   it.each([
@@ -432,18 +433,7 @@ describe('derivationWarnings', () => {
 });
 
 describe('buildCollection', () => {
-  const ITEMS: CollectionDeclaration = {
-    name: 'items',
-    key: 'id',
-    label: undefined,
-    record: {},
-    fields: new Map([
-      ['id', 'integer'],
-      ['spec', 'other'],
-    ]),
-    derived: [],
-    settings: {},
-  };
+  const ITEMS = itemsDeclaration({ spec: 'other' });
   const valuesOf = (data: CollectionData) => {
     const column = data.columns['spec'];
     if (column === undefined) throw new Error('no spec column');

@@ -9,21 +9,9 @@ import { collectionFromData } from '../../src/dataset/collection.ts';
 import { buildEngineIndexData } from '../../src/query/engine-index.ts';
 import { createIndexedEngine, SERVING_TUNING } from '../../src/query/indexed-engine.ts';
 import type { Condition } from '../../src/query/query.ts';
-import type { CollectionDeclaration } from '../../src/resources/declarations.ts';
+import { itemsDeclaration } from '../helpers/datasets.ts';
 
-const ITEMS: CollectionDeclaration = {
-  name: 'items',
-  key: 'id',
-  label: undefined,
-  record: {},
-  fields: new Map([
-    ['id', 'integer'],
-    ['tag', 'string'],
-    ['note', 'string'],
-  ]),
-  derived: [],
-  settings: {},
-};
+const ITEMS = itemsDeclaration({ tag: 'string', note: 'string' });
 
 /** The keys an engine over these records selects, asked twice (cold, then as kept). */
 function engineOf(records: readonly RecordInput[]) {

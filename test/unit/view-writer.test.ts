@@ -10,6 +10,7 @@ import { buildCollection } from '../../src/dataset/build-collection.ts';
 import { collectionFromData } from '../../src/dataset/collection.ts';
 import { viewWriter, type ViewSettings } from '../../src/dataset/view-writer.ts';
 import type { CollectionDeclaration, ViewDeclaration } from '../../src/resources/declarations.ts';
+import { itemsDeclaration } from '../helpers/datasets.ts';
 
 const KEY = 'id';
 /** Fields a declaration may have beside its key: `qty` is the stockField one. */
@@ -90,18 +91,10 @@ const cases: fc.Arbitrary<Case> = fc
   });
 
 function declarationOf({ declared, idField }: Case): CollectionDeclaration {
-  return {
-    name: 'items',
-    key: KEY,
-    label: undefined,
-    record: {},
-    fields: new Map([KEY, ...declared].map((field) => [field, 'other'])),
-    derived: [],
-    settings: {
-      ...(declared.includes('qty') ? { stockField: 'qty' } : {}),
-      ...(idField === 'id' || declared.includes('ref') ? { productIdType: idField } : {}),
-    },
-  };
+  return itemsDeclaration(Object.fromEntries(declared.map((field) => [field, 'other'])), {
+    ...(declared.includes('qty') ? { stockField: 'qty' } : {}),
+    ...(idField === 'id' || declared.includes('ref') ? { productIdType: idField } : {}),
+  });
 }
 
 /** The view of a record, built as an object and written by JSON.stringify member by member. */
