@@ -12,6 +12,9 @@ import { shownAsText, type IdTypes } from '../resources/reshape-views.ts';
 import { packedAt } from '../util/packed-strings.ts';
 import { NO_REST, type Collection } from './collection.ts';
 
+/** JSON text of a number: a regex literal in the writer would be a new object per record. */
+const NUMBER_TEXT = /^[-\d]/;
+
 /** The settings that shape a view: the names and types that a real service may choose. */
 export interface ViewSettings {
   /** The name the `stockField` field is shown under. */
@@ -63,7 +66,7 @@ export function viewWriter(
     return asText
       ? (position) => {
           const json = read(position);
-          return json !== undefined && /^[-\d]/.test(json) ? `"${json}"` : json;
+          return json !== undefined && NUMBER_TEXT.test(json) ? `"${json}"` : json;
         }
       : read;
   };

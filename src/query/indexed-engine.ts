@@ -152,10 +152,11 @@ export function createIndexedEngine(
 
 function select(engine: Engine, conditions: readonly Condition[]): Selection {
   const { source } = engine;
-  const onKey = conditions.filter((c) => c.field === source.key && c.match !== 'contains');
-  if (onKey.length === 0) return selectByFields(engine, conditions);
-  const [first, end] = keyRange(source, onKey);
-  const others = conditions.filter((c) => !onKey.includes(c));
+  const isOnKey = (c: Condition) => c.field === source.key && c.match !== 'contains';
+  // The common request has no key condition: it pays for no new array.
+  if (!conditions.some(isOnKey)) return selectByFields(engine, conditions);
+  const [first, end] = keyRange(source, conditions.filter(isOnKey));
+  const others = conditions.filter((c) => !isOnKey(c));
   if (end <= first) return slicesOf(NO_POSITIONS);
   if (others.length === 0) return positionRange(first, end);
   if (end - first === 1) {
