@@ -3,6 +3,8 @@
  * as equivalent in `bench/mutation-equivalents.yaml` apart, and writes the score of each core file
  * to `bench/mutation.md`. Exits 1 when a survivor is not on that list or a file scores under 90 %,
  * so that the next run shows only what is new. An argument names another report to read.
+ * A survivor whose run did not complete every test covering it is no measurement (the vitest
+ * runner has lost runs under load before): it also exits 1, whether listed or not.
  *
  * A mutant is matched to the list by file, mutator, the source text it replaces and its
  * replacement, or by the stretch of source it lies in, never by line: an edit elsewhere in the
@@ -21,6 +23,8 @@ interface ReportMutant {
   readonly mutatorName: string;
   readonly replacement?: string;
   readonly status: string;
+  readonly testsCompleted?: number;
+  readonly coveredBy?: readonly string[];
   readonly location: { readonly start: Position; readonly end: Position };
 }
 interface ReportFile {
@@ -82,6 +86,7 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 const used = new Set<Equivalent>();
 const rows: string[] = [];
 const newSurvivors: string[] = [];
+const unmeasured: string[] = [];
 let below = 0;
 for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) =>
   a.localeCompare(b),
@@ -98,6 +103,14 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
     else if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
       const original = oneLine(source.slice(...offsetsOf(source, mutant.location)));
       const replacement = oneLine(mutant.replacement ?? '');
+      const shown =
+        `${file}:${String(mutant.location.start.line)} ${mutant.status} ${mutant.mutatorName}: ` +
+        `\`${original.slice(0, 80)}\` → \`${replacement.slice(0, 80)}\``;
+      const covering = mutant.coveredBy?.length ?? 0;
+      if (mutant.status === 'Survived' && (mutant.testsCompleted ?? 0) < covering)
+        unmeasured.push(
+          `${shown} (ran ${String(mutant.testsCompleted ?? 0)} of ${String(covering)} tests)`,
+        );
       const listed = equivalents.find((entry) =>
         covers(entry, file, source, mutant, original, replacement),
       );
@@ -106,10 +119,7 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
         equivalent++;
       } else {
         undetected++;
-        newSurvivors.push(
-          `${file}:${String(mutant.location.start.line)} ${mutant.status} ${mutant.mutatorName}: ` +
-            `\`${original.slice(0, 80)}\` → \`${replacement.slice(0, 80)}\``,
-        );
+        newSurvivors.push(shown);
       }
     }
   }
@@ -142,6 +152,13 @@ const markdown = [
   '',
   `New survivors: ${String(newSurvivors.length)}.`,
   ...newSurvivors.map((line) => `- ${line}`),
+  ...(unmeasured.length === 0
+    ? []
+    : [
+        '',
+        `Survivors whose run skipped covering tests (no measurement; run again): ${String(unmeasured.length)}.`,
+        ...unmeasured.map((line) => `- ${line}`),
+      ]),
   '',
 ].join('\n');
 writeFileSync(join(root, 'bench/mutation.md'), markdown);
@@ -150,4 +167,4 @@ for (const entry of stale)
   process.stdout.write(
     `Listed but no longer surviving: ${entry.file} ${oneLine('within' in entry ? entry.within : entry.original).slice(0, 80)}\n`,
   );
-process.exitCode = newSurvivors.length > 0 || below > 0 ? 1 : 0;
+process.exitCode = newSurvivors.length > 0 || unmeasured.length > 0 || below > 0 ? 1 : 0;
