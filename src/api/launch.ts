@@ -42,8 +42,10 @@ export async function launch(options: {
   readonly request: ConfigRequest;
   readonly log: Logger;
   readonly journal?: RequestJournal;
+  /** Called once the port is open, before that is logged (startServer). */
+  readonly onListening?: (server: RunningServer) => void;
 }): Promise<Launched> {
-  const { config, configMarks = {}, request, log, journal } = options;
+  const { config, configMarks = {}, request, log, journal, onListening } = options;
   // How the files look before they are read: what a reload may take as read whole.
   const lastRead = marksOf(fixtureFiles(config)).then((marks) => ({ ...configMarks, ...marks }));
   // The files are read while the spec is: nothing is served yet, so every core may load.
@@ -84,7 +86,7 @@ export async function launch(options: {
     log,
     ...(journal === undefined ? {} : { journal }),
   });
-  return { server: await startServer(app, config), catalogs, reloader };
+  return { server: await startServer(app, config, onListening), catalogs, reloader };
 }
 
 /** The load cache's folder: the user's own by default (`loadCache: true`). */

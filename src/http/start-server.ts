@@ -24,17 +24,35 @@ export const SHUTDOWN_DRAIN_MS = 500;
  */
 export const CLOSE_GRACE_MS = 1000;
 
-/** Starts listening; port 0 picks a free port. The URL logged and returned is the real one. */
+/**
+ * Starts listening; port 0 picks a free port. The URL logged and returned is the real one.
+ * `onListening` gets the server before the "listening on" line is logged: whoever reads that line
+ * may act on it at once (a supervisor sending SIGTERM), so what must be in place by then is.
+ */
 export async function startServer(
   app: FastifyInstance,
   options: { host: string; port: number },
+  onListening?: (server: RunningServer) => void,
 ): Promise<RunningServer> {
+  let running: RunningServer | undefined;
+  // Node calls 'listening' listeners in order; Fastify adds the one that logs inside listen().
+  app.server.once('listening', () => {
+    running = runningServer(app, options);
+    onListening?.(running);
+  });
   await app.listen({
     host: options.host,
     port: options.port,
     listenTextResolver: (address) => `stockmock listening on ${address}`,
   });
   letIdleMemoryReturn();
+  return running ?? runningServer(app, options);
+}
+
+function runningServer(
+  app: FastifyInstance,
+  options: { host: string; port: number },
+): RunningServer {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -11,8 +11,8 @@ export interface ServeProcess {
   log(): string;
   /** Resolves when the log matches, rejects after `ms`. */
   waitForLog(pattern: RegExp, ms?: number): Promise<void>;
-  /** Sends SIGTERM and resolves with the exit code. */
-  stop(): Promise<number | null>;
+  /** Sends SIGTERM and resolves with the exit code, or the signal that ended the process. */
+  stop(): Promise<number | NodeJS.Signals>;
 }
 
 export async function spawnServe(
@@ -59,7 +59,11 @@ export async function spawnServe(
     log: () => log,
     waitForLog,
     stop() {
-      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const exit = new Promise<number | NodeJS.Signals>((resolve) => {
+        child.on('exit', (code, signal) => {
+          resolve(code ?? signal ?? -1);
+        });
+      });
       child.kill('SIGTERM');
       return exit;
     },

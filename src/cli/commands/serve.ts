@@ -48,15 +48,19 @@ export const serveCommand: Command = {
       log.warn(formatSourceIssue(issue));
     };
     early.forEach(warn);
+    let markClosed = (): void => undefined;
+    const closed = new Promise<void>((resolve) => {
+      markClosed = resolve;
+    });
     const { server, catalogs, reloader } = await launch({
       config,
       configMarks: marks,
       request,
       log,
-    });
-    // At once: a signal that comes while the rest starts up still closes gracefully.
-    const closed = new Promise<void>((resolve) => {
-      closeOnSignals(server, resolve);
+      // Before "listening on" is logged: a signal sent on reading it closes gracefully.
+      onListening: (listening) => {
+        closeOnSignals(listening, markClosed);
+      },
     });
     const { sizes, source } = catalogs.current;
     log.info(
