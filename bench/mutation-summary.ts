@@ -2,7 +2,8 @@
  * The second half of `npm run mutate`: reads StrykerJS's JSON report, sets the survivors listed
  * as equivalent in `bench/mutation-equivalents.yaml` apart, and writes the score of each core file
  * to `bench/mutation.md`. Exits 1 when a survivor is not on that list or a file scores under 90 %,
- * so that the next run shows only what is new. An argument names another report to read.
+ * so that the next run shows only what is new. Arguments name another report to read and another
+ * file to write.
  * A survivor whose run did not complete every test covering it is no measurement (the vitest
  * runner has lost runs under load before): it also exits 1, whether listed or not.
  *
@@ -161,7 +162,7 @@ const markdown = [
       ]),
   '',
 ].join('\n');
-writeFileSync(join(root, 'bench/mutation.md'), markdown);
+writeFileSync(process.argv[3] ?? join(root, 'bench/mutation.md'), markdown);
 process.stdout.write(markdown);
 for (const entry of stale)
   process.stdout.write(
