@@ -43,7 +43,7 @@ export async function launch(options: {
   readonly log: Logger;
   readonly journal?: RequestJournal;
   /** Called once the port is open, before that is logged (startServer). */
-  readonly onListening?: (server: RunningServer) => void;
+  readonly onListening?: (launched: Launched) => void;
 }): Promise<Launched> {
   const { config, configMarks = {}, request, log, journal, onListening } = options;
   // How the files look before they are read: what a reload may take as read whole.
@@ -86,7 +86,10 @@ export async function launch(options: {
     log,
     ...(journal === undefined ? {} : { journal }),
   });
-  return { server: await startServer(app, config, onListening), catalogs, reloader };
+  const server = await startServer(app, config, (listening) => {
+    onListening?.({ server: listening, catalogs, reloader });
+  });
+  return { server, catalogs, reloader };
 }
 
 /** The load cache's folder: the user's own by default (`loadCache: true`). */

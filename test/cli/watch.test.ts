@@ -136,4 +136,16 @@ describe('SIGHUP', () => {
       await server.stop();
     }
   });
+
+  it('reloads when sent on reading "listening on", and the server lives on', async () => {
+    const { dir } = await folder('products:\n  - { id: 1, name: One }\n');
+    const server = await spawnServe([], dir);
+    try {
+      server.child.kill('SIGHUP');
+      await server.waitForLog(/reloaded \(SIGHUP\)/);
+      expect(await products(server.url)).toBe(1);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
 });

@@ -52,14 +52,20 @@ export const serveCommand: Command = {
     const closed = new Promise<void>((resolve) => {
       markClosed = resolve;
     });
+    let stopHangups = (): void => undefined;
     const { server, catalogs, reloader } = await launch({
       config,
       configMarks: marks,
       request,
       log,
-      // Before "listening on" is logged: a signal sent on reading it closes gracefully.
+      // Before "listening on" is logged: a signal sent on reading it is handled, not fatal.
       onListening: (listening) => {
-        closeOnSignals(listening, markClosed);
+        closeOnSignals(listening.server, markClosed);
+        const onHangup = (): void => {
+          void reloadAndLog(listening.reloader, log, 'SIGHUP');
+        };
+        process.on('SIGHUP', onHangup);
+        stopHangups = () => process.off('SIGHUP', onHangup);
       },
     });
     const { sizes, source } = catalogs.current;
@@ -88,13 +94,8 @@ export const serveCommand: Command = {
       rewatch(config);
       log.info(`watching ${watchedFiles(config, configFile).join(', ')} for changes`);
     }
-    const onHangup = (): void => {
-      void reloadAndLog(reloader, log, 'SIGHUP');
-    };
-    process.on('SIGHUP', onHangup);
-
     await closed;
-    process.off('SIGHUP', onHangup);
+    stopHangups();
     watch?.close();
     return 0;
   },
