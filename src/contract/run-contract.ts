@@ -30,6 +30,7 @@ import {
   type TargetClient,
   type TokenLevel,
 } from './target-client.ts';
+import type { RunLimits } from './run-limits.ts';
 import { STOCK, walk, type Walk, type WalkOptions } from './walk.ts';
 
 export interface ContractOptions {
@@ -48,6 +49,10 @@ export interface ContractOptions {
    * by default they are reported only, since the interface leaves them free.
    */
   readonly pinProblemTypes?: boolean;
+  /** What the run may cost: deadline, requests, bytes; default DEFAULT_RUN_LIMITS. */
+  readonly limits?: RunLimits;
+  /** Origins beyond the target's that its links may lead to (`--trust-origin`). */
+  readonly trustedOrigins?: readonly string[];
   /** Told the id of each check as it starts, for a progress line. */
   readonly onProgress?: (done: number, total: number, id: string) => void;
 }
@@ -67,6 +72,8 @@ export interface Report {
   readonly skipped: number;
   readonly requests: number;
   readonly ms: number;
+  /** Why the run stopped before its end (a limit of RunLimits, an answer too large). */
+  readonly stopped?: string;
 }
 
 /**
@@ -277,12 +284,19 @@ export async function runContract(options: ContractOptions): Promise<Report> {
   const total = checks.length + 1;
   for (const [index, check] of checks.entries()) {
     options.onProgress?.(index, total, check.id);
-    results.push(await runCheck(check, context));
+    const stopped = client.stopped();
+    results.push(
+      stopped === undefined
+        ? await runCheck(check, context)
+        : { ...headOf(check), ms: 0, outcome: { kind: 'skipped', reason: 'the run stopped' } },
+    );
   }
   // Conformance last: it judges every response the other checks received.
   results.push(
     ...conformance.results(options.timeoutMs, standIn, options.pinProblemTypes === true),
   );
+  const stopped = client.stopped();
+  if (stopped !== undefined) results.push(stoppedResult(stopped));
   options.onProgress?.(total, total, 'done');
 
   return judgeAt(
@@ -298,9 +312,27 @@ export async function runContract(options: ContractOptions): Promise<Report> {
       skipped: 0,
       requests,
       ms: Math.round(performance.now() - started),
+      ...(stopped === undefined ? {} : { stopped }),
     },
     level,
   );
+}
+
+/** A run cut short fails: what it did not check, it cannot vouch for. */
+function stoppedResult(reason: string): CheckResult {
+  return gathered(
+    {
+      id: 'contract.finished',
+      title: 'The run checked the target whole, within its limits',
+      level: 'interface',
+      source: 'the checker: --deadline, --max-requests, --max-bytes, --timeout',
+    },
+    [{ message: `The run stopped before its end: ${reason}` }],
+  );
+}
+
+function headOf(check: Check): Pick<CheckResult, 'id' | 'title' | 'level' | 'source'> {
+  return { id: check.id, title: check.title, level: check.level, source: check.source };
 }
 
 /** Whether the spec has the interface's stock list, which the interface's checks start from. */
@@ -379,7 +411,7 @@ export function judgeAt(report: Report, level: Level): Report {
 
 async function runCheck(check: Check, context: CheckContext): Promise<CheckResult> {
   const missing = check.needs.filter((level) => !context.levels.includes(level));
-  const base = { id: check.id, title: check.title, level: check.level, source: check.source };
+  const base = headOf(check);
   if (missing.length > 0) {
     const flags = missing.map((level) => `--token ${level}=TOKEN`).join(' ');
     return {

@@ -3,6 +3,13 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RecordedResponse } from '../spec/response-validator.ts';
+import {
+  createRunBudget,
+  DEFAULT_RUN_LIMITS,
+  MAX_BODY_BYTES,
+  type RunBudget,
+  type RunLimits,
+} from './run-limits.ts';
 
 /** The interface's two access levels, as the checker is given tokens for them. */
 export const TOKEN_LEVELS = ['status', 'quantity'] as const;
@@ -76,7 +83,15 @@ export interface Sent {
 export interface TargetClient {
   readonly origin: string;
   readonly timeoutMs: number;
+  /**
+   * Sends a request, unless its URL is off the target's origin (a link the target gave) or the
+   * run has stopped: then nothing is sent, and the exchange says why.
+   */
   request(request: TargetRequest): Promise<Exchange>;
+  /** Whether a URL may be requested: only the target's origin, or one trusted, gets a token. */
+  reaches(url: string): boolean;
+  /** Why the run stopped before its end (deadline, budget, a target given up); else undefined. */
+  stopped(): string | undefined;
   /** The URL and headers `request` would send, token included: for a bare-socket request. */
   prepare(request: TargetRequest): { url: string; headers: Record<string, string> };
 }
@@ -87,8 +102,12 @@ export interface TargetClientOptions {
   readonly tokens: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly concurrency: number;
-  /** Called with every exchange, for conformance and counting. */
+  /** Called with every exchange, for conformance and counting (not with requests never sent). */
   readonly onExchange?: (exchange: Exchange) => void;
+  /** Origins beyond the target's that links may lead to and tokens may go to (`--trust-origin`). */
+  readonly trustedOrigins?: readonly string[];
+  /** What the run may cost; default DEFAULT_RUN_LIMITS. */
+  readonly limits?: RunLimits;
 }
 
 /** A token that no real configuration would hold, to provoke an invalid_token answer. */
@@ -97,6 +116,10 @@ const WRONG_TOKEN = 'stockmock-contract-deliberately-wrong-token';
 export function createTargetClient(options: TargetClientOptions): TargetClient {
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
   const limit = createLimiter(options.concurrency);
+  const budget = createRunBudget(options.limits ?? DEFAULT_RUN_LIMITS);
+  const origins = new Set([base.origin, ...(options.trustedOrigins ?? []).map(originOf)]);
+  origins.delete('null');
+  const reaches = (url: string) => origins.has(originOf(url));
   const prepare = (request: TargetRequest) => {
     const url = request.path.startsWith('http')
       ? request.path
@@ -112,6 +135,8 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
     origin: base.origin,
     timeoutMs: options.timeoutMs,
     prepare,
+    reaches,
+    stopped: budget.stopped,
     request: (request) =>
       limit(async () => {
         const method = request.method ?? 'GET';
@@ -124,11 +149,33 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
           ...(request.scheme === undefined ? {} : { scheme: request.scheme }),
           ...(request.alter === undefined ? {} : { altered: request.alter.described }),
         };
-        const exchange = await send(sent, headers, options.timeoutMs);
+        // Checked here, not only by the walks: no path through the checks may carry a token off.
+        if (!reaches(url)) {
+          const reason = `not requested: ${url} is off the target's origin ${base.origin}, and only the target's origin gets a token`;
+          return { ...sent, kind: 'no-response', reason };
+        }
+        const stopped = budget.take(url);
+        if (stopped !== undefined) {
+          return {
+            ...sent,
+            kind: 'no-response',
+            reason: `not requested: the run stopped: ${stopped}`,
+          };
+        }
+        const exchange = await send(sent, headers, options.timeoutMs, budget);
         options.onExchange?.(exchange);
         return exchange;
       }),
   };
+}
+
+/** The origin of a URL, `null` for one that is not a URL or has none (`file:`, `data:`). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
 }
 
 function tokenFor(as: Credentials, tokens: Readonly<Record<string, string>>): string | undefined {
@@ -140,11 +187,31 @@ function tokenFor(as: Credentials, tokens: Readonly<Record<string, string>>): st
 /**
  * One request over node:http(s), not fetch: the WHATWG fetch standard refuses "bad ports" (1,
  * 6000, 6665–6669, 10080, …) before sending anything, and a service listening on one of them
- * must still be checkable. A body in a content coding the target chose anyway is decoded.
+ * must still be checkable. A body in a content coding the target chose anyway is decoded, to
+ * no more than MAX_BODY_BYTES: a larger answer, raw or decoded, stops the run.
  */
-function send(sent: Sent, headers: Record<string, string>, timeoutMs: number): Promise<Exchange> {
+function send(
+  sent: Sent,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  budget: RunBudget,
+): Promise<Exchange> {
   return new Promise((resolve) => {
     const url = new URL(sent.url);
+    const noResponse = (reason: string) => {
+      clearTimeout(timer);
+      resolve({ ...sent, kind: 'no-response', reason });
+    };
+    const tooLarge = (how: string) => {
+      const reason = `the answer of ${sent.method} ${sent.url} is larger than ${String(MAX_BODY_BYTES)} bytes ${how}`;
+      budget.stop(reason);
+      noResponse(reason);
+    };
+    const timer = setTimeout(() => {
+      request.destroy();
+      budget.answered(sent.url, 'timed-out');
+      noResponse(`no answer within ${String(timeoutMs)} ms`);
+    }, timeoutMs);
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
       { method: sent.method, headers, agent: url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT },
@@ -153,32 +220,34 @@ function send(sent: Sent, headers: Record<string, string>, timeoutMs: number): P
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_BODY_BYTES) {
-            request.destroy(new Error(`the answer is larger than ${String(MAX_BODY_BYTES)} bytes`));
-          } else chunks.push(chunk);
+          if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+          else if (!request.destroyed) {
+            request.destroy();
+            tooLarge('as sent');
+          }
         });
         response.on('end', () => {
-          clearTimeout(timer);
           const raw = Buffer.concat(chunks);
-          const recorded = recordedResponse(response, raw);
+          budget.answered(sent.url, { bytes: raw.length });
+          const text = decode(raw, response.headers['content-encoding']);
+          if (text === TOO_LARGE) {
+            tooLarge('once decoded');
+            return;
+          }
+          clearTimeout(timer);
+          const recorded = recordedResponse(response, text);
           resolve({ ...sent, kind: 'response', response: recorded, bytes: raw.length });
         });
         response.on('error', (error) => {
-          clearTimeout(timer);
-          resolve({ ...sent, kind: 'no-response', reason: describeRequestError(error) });
+          noResponse(describeRequestError(error));
         });
       },
     );
-    const timer = setTimeout(() => {
-      request.destroy();
-      resolve({ ...sent, kind: 'no-response', reason: `no answer within ${String(timeoutMs)} ms` });
-    }, timeoutMs);
     request.on('error', (error) => {
-      clearTimeout(timer);
       // A connection that broke its answer is not reused, nor left open.
       request.socket?.destroy();
       request.destroy();
-      resolve({ ...sent, kind: 'no-response', reason: describeRequestError(error) });
+      noResponse(describeRequestError(error));
     });
     request.end();
   });
@@ -188,15 +257,11 @@ function send(sent: Sent, headers: Record<string, string>, timeoutMs: number): P
 const HTTP_AGENT = new HttpAgent({ keepAlive: true });
 const HTTPS_AGENT = new HttpsAgent({ keepAlive: true });
 
-/** An answer larger than this is no stock API's: the request is abandoned. */
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
-
-function recordedResponse(response: IncomingMessage, raw: Buffer): RecordedResponse {
+function recordedResponse(response: IncomingMessage, text: string): RecordedResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  const text = decode(raw, headers['content-encoding']).toString('utf8');
   const type = headers['content-type'] ?? '';
   let body: unknown = text === '' ? undefined : text;
   if (text !== '' && /[/+]json\b/i.test(type)) {
@@ -209,23 +274,32 @@ function recordedResponse(response: IncomingMessage, raw: Buffer): RecordedRespo
   return { status: response.statusCode ?? 0, headers, body };
 }
 
-/** The body in its content coding decoded; as it came when the coding is unknown or broken. */
-function decode(raw: Buffer, coding: string | undefined): Buffer {
+const TOO_LARGE = Symbol('too large');
+
+/**
+ * The body as text, its content coding undone; as it came when the coding is unknown or broken.
+ * Decoding stops at MAX_BODY_BYTES: a small body may inflate to gigabytes.
+ */
+function decode(raw: Buffer, coding: string | undefined): string | typeof TOO_LARGE {
+  const limit = { maxOutputLength: MAX_BODY_BYTES };
+  let decoded = raw;
   try {
     switch (coding?.trim().toLowerCase()) {
       case 'gzip':
       case 'x-gzip':
-        return gunzipSync(raw);
+        decoded = gunzipSync(raw, limit);
+        break;
       case 'deflate':
-        return inflateSync(raw);
+        decoded = inflateSync(raw, limit);
+        break;
       case 'br':
-        return brotliDecompressSync(raw);
-      default:
-        return raw;
+        decoded = brotliDecompressSync(raw, limit);
+        break;
     }
-  } catch {
-    return raw;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return TOO_LARGE;
   }
+  return decoded.toString('utf8');
 }
 
 /** Why a request got no answer, in words: the reason a run cannot go on, when it is the first. */

@@ -103,13 +103,46 @@ function isLinks(value: unknown): value is Links {
 /** The page number that a page's `last` link names; 0 where it names none. */
 function lastPageOf(page: ListPage | undefined): number {
   if (page?.links.last == null) return 0;
-  const number = Number(new URL(resolveLink(page.links.last, page)).searchParams.get('page'));
+  const number = Number(queryParameter(page.links.last, page, 'page'));
   return Number.isSafeInteger(number) ? number : 0;
+}
+
+/** A query parameter of a link; null where the link has none, or is no URL at all. */
+export function queryParameter(link: string, page: ListPage, name: string): string | null {
+  try {
+    return new URL(resolveLink(link, page)).searchParams.get(name);
+  } catch {
+    return null;
+  }
 }
 
 /** A link as a client follows it: resolved against the URL of the page that gave it. */
 export function resolveLink(link: string, page: ListPage): string {
   return new URL(link, page.exchange.url).toString();
+}
+
+/**
+ * Where a link leads, or the failure that says why it is not followed: it is no URL, or it leads
+ * off the target's origin, which never receives a request (nor the token it would carry).
+ */
+export function followable(
+  client: TargetClient,
+  name: string,
+  link: string,
+  page: ListPage,
+): string | Failure {
+  let url: string;
+  try {
+    url = resolveLink(link, page);
+  } catch {
+    return failureOf(page.exchange, `links.${name} is not a URL: ${JSON.stringify(link)}`, 'a URL');
+  }
+  if (client.reaches(url)) return url;
+  return failureOf(
+    page.exchange,
+    `links.${name} leads off the target's origin, so it was not followed: ${url}`,
+    `a URL on ${client.origin}, the origin the tokens were given for`,
+  );
 }
 
 export interface Walk {
@@ -149,8 +182,8 @@ export async function walk(
   const seen = new Set<string>();
   let items = 0;
   let complete = true;
-  let next: string | null = path;
-  while (next !== null) {
+  let next = path;
+  for (;;) {
     if (seen.has(next)) {
       failures.push({ message: `links.next leads back to a page already visited: ${next}` });
       break;
@@ -188,7 +221,13 @@ export async function walk(
       );
       break;
     }
-    next = page.links.next === null ? null : resolveLink(page.links.next, page);
+    if (page.links.next === null) break;
+    const followed = followable(client, 'next', page.links.next, page);
+    if (typeof followed !== 'string') {
+      failures.push(followed);
+      break;
+    }
+    next = followed;
   }
   return { pages, items: pages.flatMap((page) => page.data), failures, complete };
 }

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Level } from '../../contract/check.ts';
 import { readDeclared } from '../../contract/declared.ts';
+import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
 import { TOKEN_LEVELS } from '../../contract/target-client.ts';
 import { loadSpec, SHIPPED_SPEC, type LoadedSpec } from '../../spec/load-spec.ts';
 import type { Command, ParsedArgs } from '../command.ts';
@@ -18,13 +19,18 @@ export const contractCommand: Command = {
     'stockmock contract <BASE_URL> --token LEVEL=TOKEN ... [--level interface|stand-in]\n' +
     '                   [--spec FILE|URL] [--junit FILE] [--json]\n' +
     '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]\n' +
-    '                   [--suggest-config [FILE]] [--pin-problem-types]\n' +
+    '                   [--deadline MS] [--max-requests N] [--max-bytes N]\n' +
+    '                   [--trust-origin ORIGIN ...] [--suggest-config [FILE]] [--pin-problem-types]\n' +
     "  --token LEVEL=TOKEN: LEVEL is status, quantity, or a level the spec's views declare\n" +
     '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
     '    differences from the stand-in; --level stand-in fails those too\n' +
     "  --pin-problem-types fails problem `type` URIs that differ from the stand-in's at the\n" +
     '    stand-in level; without it they are reported only (the interface leaves them free)\n' +
     '  --spec takes a file or a URL (e.g. BASE_URL/openapi.json to judge the variant being served)\n' +
+    "  --trust-origin lets links lead to another origin (a gateway's) and carry the tokens there;\n" +
+    "    without it, only BASE_URL's origin is ever requested\n" +
+    '  --deadline (default 600000), --max-requests (100000), --max-bytes (1 GiB) bound the run;\n' +
+    '    a run that reaches one, or gives up on a target that stops answering, exits 2\n' +
     '  --suggest-config prints, after the report, the compatibility: block that makes stockmock\n' +
     '    answer like the target; with FILE it writes it there as YAML instead',
   flags: {
@@ -37,6 +43,10 @@ export const contractCommand: Command = {
     runs: { type: 'string' },
     timeout: { type: 'string' },
     concurrency: { type: 'string' },
+    deadline: { type: 'string' },
+    'max-requests': { type: 'string' },
+    'max-bytes': { type: 'string' },
+    'trust-origin': { type: 'string', multiple: true },
     'suggest-config': { type: 'boolean' },
     'pin-problem-types': { type: 'boolean' },
   },
@@ -60,6 +70,25 @@ export const contractCommand: Command = {
       runs: integerFlag(args, 'runs', { ...AS, fallback: 100, min: 1 }),
       timeoutMs: integerFlag(args, 'timeout', { ...AS, fallback: 5000, min: 1 }),
       concurrency: integerFlag(args, 'concurrency', { ...AS, fallback: 4, min: 1 }),
+      limits: {
+        ...DEFAULT_RUN_LIMITS,
+        deadlineMs: integerFlag(args, 'deadline', {
+          ...AS,
+          fallback: DEFAULT_RUN_LIMITS.deadlineMs,
+          min: 1,
+        }),
+        maxRequests: integerFlag(args, 'max-requests', {
+          ...AS,
+          fallback: DEFAULT_RUN_LIMITS.maxRequests,
+          min: 1,
+        }),
+        maxBytes: integerFlag(args, 'max-bytes', {
+          ...AS,
+          fallback: DEFAULT_RUN_LIMITS.maxBytes,
+          min: 1,
+        }),
+      },
+      trustedOrigins: parseOrigins(args),
       ...(io.progress === undefined
         ? {}
         : {
@@ -100,9 +129,28 @@ export const contractCommand: Command = {
         io.write(`wrote the suggested compatibility block to ${suggestionFile}\n`);
       }
     }
+    if (report.stopped !== undefined) {
+      io.error(`contract: stopped before the end: ${report.stopped}\n`);
+      return 2;
+    }
     return report.failed === 0 ? 0 : 1;
   },
 };
+
+/** `--trust-origin https://api.example.com`: origins only, so that no path or query is implied. */
+function parseOrigins(args: ParsedArgs): string[] {
+  const given = args.flags['trust-origin'];
+  return (Array.isArray(given) ? given : []).map((value) => {
+    const text = String(value);
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    if (url === undefined || !/^https?:$/.test(url.protocol) || url.href !== `${url.origin}/`) {
+      throw new UsageError(
+        `contract: --trust-origin takes an origin such as https://api.example.com, not "${text}"`,
+      );
+    }
+    return url.origin;
+  });
+}
 
 /** `--spec` is a file, or a URL such as the target's own `/openapi.json`; default: the shipped spec. */
 function specLocation(given: string | undefined, cwd: string): string {

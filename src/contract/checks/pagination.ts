@@ -11,7 +11,8 @@ import {
   isFailure,
   LINK_NAMES,
   readPage,
-  resolveLink,
+  followable,
+  queryParameter,
   someIds,
   INTERFACE_LIMITS,
   PRODUCTS,
@@ -326,11 +327,9 @@ async function linkFailures(
     ];
     for (const [name, link, want] of targets) {
       if (link === null || want === undefined) continue;
-      let url: string;
-      try {
-        url = resolveLink(link, page);
-      } catch {
-        fail(`links.${name} is not a URL`, 'a URL', link);
+      const url = followable(context.client, name, link, page);
+      if (typeof url !== 'string') {
+        failures.push(url);
         continue;
       }
       const reached = await read(url);
@@ -401,11 +400,13 @@ async function emptyListFailures(
   for (const name of ['first', 'last'] as const) {
     const link = page.links[name];
     if (link === null) continue;
+    const url = followable(context.client, name, link, page);
+    if (typeof url !== 'string') {
+      failures.push(url);
+      continue;
+    }
     const reached = readPage(
-      await context.client.request({
-        path: resolveLink(link, page),
-        as: readerOf(context, collection),
-      }),
+      await context.client.request({ path: url, as: readerOf(context, collection) }),
     );
     if (isFailure(reached) || reached.data.length > 0) {
       failures.push({
@@ -420,7 +421,7 @@ async function emptyListFailures(
 
 function pageNumberOf(link: string | null, page: ListPage): number | undefined {
   if (link === null) return undefined;
-  const value = new URL(link, page.exchange.url).searchParams.get('page');
+  const value = queryParameter(link, page, 'page');
   return value === null ? undefined : Number(value);
 }
 
@@ -493,7 +494,7 @@ function standInLinkProblem(
   query: Query,
   optional: readonly string[],
 ): string | undefined {
-  if (!/^https?:\/\/[^/]/.test(link)) return 'is not an absolute URL';
+  if (!/^https?:\/\/[^/]/.test(link) || !URL.canParse(link)) return 'is not an absolute URL';
   const params = new URL(link).searchParams;
   for (const [name, value] of Object.entries(query)) {
     if (optional.includes(name) && !params.has(name)) continue;
