@@ -6,6 +6,12 @@ import { readSourceText } from '../source/read-source-text.ts';
 import type { Position } from '../problems/source-error.ts';
 import { readYamlSource } from '../source/read-yaml-source.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
+import {
+  fetchSpecText,
+  isUrlLocation,
+  MAX_SPEC_BYTES,
+  referenceResolver,
+} from './spec-references.ts';
 
 /** The spec the server serves, routes by and validates against. */
 export interface LoadedSpec {
@@ -19,10 +25,9 @@ export interface LoadedSpec {
 }
 
 async function readSpecText(location: string): Promise<string> {
-  if (!/^https?:\/\//.test(location)) return readSourceText(location);
-  const response = await fetch(location, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`${location} answered ${String(response.status)}, not a spec`);
-  return response.text();
+  return isUrlLocation(location)
+    ? fetchSpecText(location)
+    : readSourceText(location, { maxBytes: MAX_SPEC_BYTES });
 }
 
 /** The spec shipped with stockmock. */
@@ -40,10 +45,16 @@ export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec>
   // reported by `yaml`, with its line (see read-yaml-source.ts).
   const source = readYamlSource(file, await readSpecText(file));
   const document = source.value as OpenAPIV3_1.Document;
-  // swagger-parser mutates what it is given: hand it copies.
-  await SwaggerParser.validate(structuredClone(document) as never);
+  // swagger-parser mutates what it is given: hand it copies. References resolve against the
+  // spec's own location, through the one resolver that decides where they may lead.
+  const options = {
+    resolve: { file: false, http: false, spec: referenceResolver(file) },
+  } as unknown as SwaggerParser.Options;
+  await SwaggerParser.validate(file, structuredClone(document) as never, options);
   const dereferenced = (await SwaggerParser.dereference(
+    file,
     structuredClone(document) as never,
+    options,
   )) as OpenAPIV3_1.Document;
   return deepFreeze({ file, document, dereferenced, locate: (path) => source.locate(path) });
 }

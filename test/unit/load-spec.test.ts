@@ -1,10 +1,15 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SourceError } from '../../src/problems/source-error.ts';
 import { ADMIN_SPEC, loadSpec, SHIPPED_SPEC } from '../../src/spec/load-spec.ts';
+import { MAX_SPEC_BYTES } from '../../src/spec/spec-references.ts';
 
 describe('loadSpec', () => {
   it('reads each shipped spec as `yaml` does', async () => {
@@ -23,5 +28,114 @@ describe('loadSpec', () => {
     const [issue] = (failure as SourceError).issues;
     expect(issue?.file).toBe(file);
     expect(issue?.at?.line).toBeGreaterThanOrEqual(3);
+  });
+});
+
+/** A spec whose one answer's schema is `$ref: reference`. */
+function specReferring(reference: string): string {
+  return `openapi: 3.1.0
+info: { title: refs, version: '1' }
+paths:
+  /things:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: '${reference}'
+`;
+}
+
+async function specFolder(reference: string): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'stockmock-refs-'));
+  const file = join(dir, 'openapi.yaml');
+  await writeFile(file, specReferring(reference));
+  return { dir, file };
+}
+
+const refusal = (file: string) =>
+  loadSpec(file).then(
+    () => 'loaded',
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+
+describe('where a local spec’s $refs may lead', () => {
+  it('resolves a file below the spec’s own folder, relative to the spec (not to the working directory)', async () => {
+    const { dir, file } = await specFolder('schemas/thing.yaml');
+    await mkdir(join(dir, 'schemas'));
+    await writeFile(join(dir, 'schemas', 'thing.yaml'), 'type: object\nrequired: [id]\n');
+    const loaded = await loadSpec(file);
+    const schema = (
+      loaded.dereferenced.paths?.['/things']?.get?.responses['200'] as {
+        content: Record<string, { schema: unknown } | undefined>;
+      }
+    ).content['application/json']?.schema;
+    expect(schema).toEqual({ type: 'object', required: ['id'] });
+  });
+
+  it.each([
+    ['/etc/passwd#/x'],
+    ['/etc/no-such-file-anywhere#/x'],
+    ['/dev/zero'],
+    ['../outside.yaml'],
+    ['file:///etc/passwd'],
+    ['http://169.254.169.254/latest/meta-data'],
+  ])('refuses %s unread, and the same way whether or not it exists', async (reference) => {
+    const { file } = await specFolder(reference);
+    const message = await refusal(file);
+    expect(message).toMatch(/^\$ref ".*": (is not below|a local spec resolves only files below)/);
+    expect(message).not.toMatch(/root:|Token|does not exist|ENOENT/);
+  });
+
+  it('refuses a link below the folder that leads out of it', async () => {
+    const { dir, file } = await specFolder('thing.yaml');
+    await symlink('/etc/passwd', join(dir, 'thing.yaml'));
+    expect(await refusal(file)).toMatch(/^\$ref ".*thing\.yaml": leads out of .* through a link/);
+  });
+
+  it('refuses a FIFO below the folder at once, without waiting for a writer', async () => {
+    const { dir, file } = await specFolder('thing.yaml');
+    execFileSync('mkfifo', [join(dir, 'thing.yaml')]);
+    expect(await refusal(file)).toMatch(/^\$ref ".*thing\.yaml": is not a regular file/);
+  });
+});
+
+describe('a spec fetched from a URL', () => {
+  async function serve(body: Buffer, headers: Record<string, string> = {}) {
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/yaml', ...headers }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${String(port)}/openapi.yaml`, close: () => server.close() };
+  }
+
+  it.each([['/dev/zero'], ['/etc/passwd#/x'], ['other.yaml'], ['file:///etc/hostname']])(
+    'resolves no reference outside itself: %s',
+    async (reference) => {
+      const served = await serve(Buffer.from(specReferring(reference)));
+      try {
+        expect(await refusal(served.url)).toMatch(
+          /^\$ref ".*": a spec fetched from a URL resolves only references inside itself/,
+        );
+      } finally {
+        served.close();
+      }
+    },
+  );
+
+  it('is refused past its size once decoded, as it arrives', async () => {
+    const served = await serve(gzipSync(Buffer.alloc(MAX_SPEC_BYTES + 1, ' ')), {
+      'content-encoding': 'gzip',
+    });
+    try {
+      expect(await refusal(served.url)).toBe(
+        `${served.url} sent more than ${String(MAX_SPEC_BYTES)} bytes, not a spec`,
+      );
+    } finally {
+      served.close();
+    }
   });
 });

@@ -1,0 +1,106 @@
+/**
+ * @module Where a spec's `$ref`s may lead. A spec is input like any other, and the checker reads
+ * specs from the service it checks: a fetched spec resolves references inside itself only, a
+ * local one files below its own folder only, each a regular file of bounded size. Nothing else
+ * is opened, so no `$ref` can read a device, wait on a FIFO, or tell whether a file exists.
+ */
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A spec, or a file a local spec refers to, larger than this is refused unread. */
+export const MAX_SPEC_BYTES = 64 * 1024 * 1024;
+
+/** A spec fetched from a URL must arrive whole within this long. */
+export const SPEC_FETCH_TIMEOUT_MS = 10_000;
+
+/** Whether a spec location is a URL (the target's own `/openapi.json`) rather than a file. */
+export function isUrlLocation(location: string): boolean {
+  return /^https?:\/\//i.test(location);
+}
+
+/** A reference refused: the message names the `$ref` and why, never the content. */
+export class ReferenceRefused extends Error {
+  constructor(reference: string, reason: string) {
+    super(`$ref ${JSON.stringify(reference)}: ${reason}`);
+    this.name = 'ReferenceRefused';
+  }
+}
+
+/**
+ * The resolver json-schema-ref-parser is given in place of its own `file` and `http` ones: it
+ * is asked for every external reference, whatever its scheme.
+ */
+export function referenceResolver(specLocation: string) {
+  return {
+    order: 1,
+    canRead: true,
+    read: (file: { url: string }): Promise<Buffer> => readReference(specLocation, file.url),
+  };
+}
+
+async function readReference(specLocation: string, url: string): Promise<Buffer> {
+  if (isUrlLocation(specLocation)) {
+    throw new ReferenceRefused(
+      url,
+      'a spec fetched from a URL resolves only references inside itself (#/…)',
+    );
+  }
+  if (/^[a-z][a-z0-9+.-]+:/i.test(url) && !/^file:/i.test(url)) {
+    throw new ReferenceRefused(url, 'a local spec resolves only files below its own folder');
+  }
+  const folder = dirname(specLocation);
+  const path = resolve(folder, /^file:/i.test(url) ? fileURLToPath(url) : url);
+  const outside = (root: string, candidate: string) => {
+    const step = relative(root, candidate);
+    return step === '' || step === '..' || step.startsWith(`..${sep}`) || isAbsolute(step);
+  };
+  // By name first, so that nothing outside is ever touched; then by what links resolve to.
+  if (outside(folder, path)) throw new ReferenceRefused(url, `is not below ${folder}`);
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch {
+    throw new ReferenceRefused(url, 'names no file below the spec');
+  }
+  if (outside(await realpath(folder), real)) {
+    throw new ReferenceRefused(url, `leads out of ${folder} through a link`);
+  }
+  return readRegularFile(url, real);
+}
+
+/** A regular file's bytes, up to MAX_SPEC_BYTES; a FIFO is opened without waiting for a writer. */
+async function readRegularFile(reference: string, path: string): Promise<Buffer> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new ReferenceRefused(reference, 'is not a regular file');
+    if (stats.size > MAX_SPEC_BYTES) {
+      throw new ReferenceRefused(reference, `is larger than ${String(MAX_SPEC_BYTES)} bytes`);
+    }
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A spec's text from a URL, refused past MAX_SPEC_BYTES as it arrives (fetch undoes a content
+ * coding, so the count is of decoded bytes) or past SPEC_FETCH_TIMEOUT_MS in all.
+ */
+export async function fetchSpecText(location: string): Promise<string> {
+  const response = await fetch(location, { signal: AbortSignal.timeout(SPEC_FETCH_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`${location} answered ${String(response.status)}, not a spec`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > MAX_SPEC_BYTES) {
+      // Leaving the loop cancels the stream.
+      throw new Error(`${location} sent more than ${String(MAX_SPEC_BYTES)} bytes, not a spec`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
