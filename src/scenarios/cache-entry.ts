@@ -9,12 +9,18 @@
  * serving thread. A value it cannot write exactly (a Map, NaN, a class) is refused, so an entry
  * never reads back as other than what was written.
  *
- * Layout: MAGIC, the header's length (4 bytes, little-endian), the header (UTF-8 JSON), then each
- * part, each starting at a multiple of 8.
+ * Layout: MAGIC, the SHA-256 of everything after it (32 bytes), the header's length (4 bytes,
+ * little-endian), the header (UTF-8 JSON), then each part, each starting at a multiple of 8. The
+ * digest is checked before anything is read: an entry damaged in place, at its right length,
+ * would otherwise serve changed names, or ids and indexes that point anywhere. (SHA-256: 76 ms
+ * for the 133 MB of a million products here, the fastest that node:crypto offers.)
  */
+import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 
-const MAGIC = Buffer.from('stockmock-load-cache-2\n');
+const MAGIC = Buffer.from('stockmock-load-cache-3\n');
+const DIGEST_BYTES = 32;
+const CONTENT_START = MAGIC.length + DIGEST_BYTES;
 /** Strings at least this long are parts of their own; shorter ones stay in the header. */
 const LONG_STRING = 4096;
 /** How much of a long string is encoded at a time, so its bytes never exist whole twice. */
@@ -67,14 +73,17 @@ export async function writeEntry(handle: FileHandle, meta: unknown, value: unkno
   const header = Buffer.from(JSON.stringify({ meta, tree, parts } satisfies Header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
+  const digest = createHash('sha256');
   let at = 0;
   const write = async (bytes: Uint8Array | string): Promise<void> => {
+    if (at >= CONTENT_START) digest.update(bytes);
     const { bytesWritten } = await (typeof bytes === 'string'
       ? handle.write(bytes, at, 'utf8')
       : handle.write(bytes, 0, bytes.length, at));
     at += bytesWritten;
   };
   await write(MAGIC);
+  await write(Buffer.alloc(DIGEST_BYTES));
   await write(length);
   await write(header);
   for (const content of contents) {
@@ -93,15 +102,18 @@ export async function writeEntry(handle: FileHandle, meta: unknown, value: unkno
       start = end;
     }
   }
+  await handle.write(digest.digest(), 0, DIGEST_BYTES, MAGIC.length);
 }
 
 /** An entry's `meta` and value, or undefined where the bytes are not an entry, whole. */
 export function readEntry(bytes: Buffer): { meta: unknown; value: unknown } | undefined {
-  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
+  if (bytes.length < CONTENT_START + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
     return undefined;
   }
-  const headerLength = bytes.readUInt32LE(MAGIC.length);
-  const headerStart = MAGIC.length + 4;
+  const digest = createHash('sha256').update(bytes.subarray(CONTENT_START)).digest();
+  if (!digest.equals(bytes.subarray(MAGIC.length, CONTENT_START))) return undefined;
+  const headerLength = bytes.readUInt32LE(CONTENT_START);
+  const headerStart = CONTENT_START + 4;
   let at = headerStart + headerLength;
   if (at > bytes.length) return undefined;
   const header = JSON.parse(bytes.toString('utf8', headerStart, at)) as Header;

@@ -17,18 +17,20 @@
  * from their arrays: 14 MB at 100 000 products, 133 MB at a million.
  *
  * Where: a folder of the user's own (mode 0700, owned by them, not writable by others), else
- * none is used: an entry is read as trusted data, so no other user may place one. Small
+ * none is used: an entry is read as trusted data, so no other user may place one, nor swap the
+ * folder under the path (util/own-folder.ts). Each entry carries a digest of its content, so
+ * one damaged in place is built again (cache-entry.ts). Small
  * scenarios are not kept (files under MIN_CACHED_BYTES): they build in less time than the
  * digest takes. The folder is bounded: past MAX_CACHE_BYTES, entries least recently used go.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { GENERATED_BYTES_PER_RECORD } from '../generate/format-fixture.ts';
+import { openOwnFolder, type OwnFolder } from '../util/own-folder.ts';
 import { readEntry, writeEntry } from './cache-entry.ts';
 
 /** A fixture file smaller than this is built, not cached. */
@@ -36,7 +38,7 @@ export const MIN_CACHED_BYTES = 4 * 1024 * 1024;
 /** The folder holds at most this much; the entries least recently used go first. */
 const MAX_CACHE_BYTES = 2 * 1024 * 1024 * 1024;
 /** Bumped when an entry's layout changes, so that older entries are never read as new ones. */
-const FORMAT = 'stockmock-load-cache-2';
+const FORMAT = 'stockmock-load-cache-3';
 const ENTRY_SUFFIX = '.load';
 
 /** The default folder: the system's temporary folder, one per user. */
@@ -65,6 +67,8 @@ export interface LoadCache<T> {
    * Before `loaded` moves to the serving thread: its arrays are written from where they are.
    */
   write(key: string, planDigest: string, loaded: T): Promise<void>;
+  /** Lets go of the folder's handle. */
+  close(): Promise<void>;
 }
 
 /** The digest of a load plan: structured (its Maps and Sets included), not its JSON. */
@@ -74,21 +78,15 @@ export function planDigestOf(plan: unknown): string {
 
 /**
  * The cache in `dir`, created if missing; undefined where it cannot be used safely (another
- * owner, writable by others, not a folder) or at all (a read-only file system).
+ * owner, writable by others, not a folder, a link) or at all (a read-only file system).
  */
 export async function openLoadCache<T>(
   dir: string,
   minBytes = MIN_CACHED_BYTES,
 ): Promise<LoadCache<T> | undefined> {
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const found = await stat(dir);
-    const mine = process.getuid === undefined || found.uid === process.getuid();
-    if (!found.isDirectory() || !mine || (found.mode & 0o022) !== 0) return undefined;
-  } catch {
-    return undefined;
-  }
-  const pathOf = (key: string): string => join(dir, `${key}${ENTRY_SUFFIX}`);
+  const folder = await openOwnFolder(dir);
+  if (folder === undefined) return undefined;
+  const nameOf = (key: string): string => `${key}${ENTRY_SUFFIX}`;
   return {
     async keyOf(source) {
       const size =
@@ -102,57 +100,46 @@ export async function openLoadCache<T>(
       return hash.digest('hex');
     },
     async read(key) {
-      const file = pathOf(key);
       try {
-        const entry = readEntry(await readFile(file));
+        const bytes = await folder.read(nameOf(key));
+        const entry = bytes === undefined ? undefined : readEntry(bytes);
         const planDigest = (entry?.meta as { planDigest?: unknown } | undefined)?.planDigest;
         if (entry === undefined || typeof planDigest !== 'string') return undefined;
         // Used now: the last to be pruned.
-        const now = new Date();
-        await utimes(file, now, now).catch(() => undefined);
+        await folder.touch(nameOf(key)).catch(() => undefined);
         return { planDigest, loaded: entry.value as T };
       } catch {
-        // Missing, or not an entry that reads back whole: built again, and written over.
+        // Not an entry that reads back whole: built again, and written over.
         return undefined;
       }
     },
     async write(key, planDigest, loaded) {
-      const file = pathOf(key);
-      const partial = `${file}.${String(process.pid)}.${String(Date.now())}.partial`;
+      const partial = `${nameOf(key)}.${String(process.pid)}.${String(Date.now())}.partial`;
       try {
-        const handle = await open(
-          partial,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-          0o600,
-        );
+        const handle = await folder.create(partial);
         try {
           await writeEntry(handle, { planDigest }, loaded);
         } finally {
           await handle.close();
         }
-        await rename(partial, file);
-        await prune(dir);
+        await folder.rename(partial, nameOf(key));
+        await prune(folder);
       } catch {
         // A full disk, a folder gone, a value it cannot keep: the next start builds again.
-        await unlink(partial).catch(() => undefined);
+        await folder.remove(partial).catch(() => undefined);
       }
     },
+    close: () => folder.close(),
   };
 }
 
 /** Removes the entries least recently used until the folder holds at most MAX_CACHE_BYTES. */
-async function prune(dir: string): Promise<void> {
-  const names = (await readdir(dir)).filter((name) => name.endsWith(ENTRY_SUFFIX));
-  const entries = await Promise.all(
-    names.map(async (name) => {
-      const found = await stat(join(dir, name));
-      return { name, size: found.size, used: found.mtimeMs };
-    }),
-  );
+async function prune(folder: OwnFolder): Promise<void> {
+  const entries = (await folder.list()).filter((entry) => entry.name.endsWith(ENTRY_SUFFIX));
   let total = entries.reduce((sum, entry) => sum + entry.size, 0);
-  for (const entry of entries.sort((a, b) => a.used - b.used)) {
+  for (const entry of entries.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
     if (total <= MAX_CACHE_BYTES) break;
-    await unlink(join(dir, entry.name)).catch(() => undefined);
+    await folder.remove(entry.name).catch(() => undefined);
     total -= entry.size;
   }
 }

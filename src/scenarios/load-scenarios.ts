@@ -305,6 +305,18 @@ export async function runLoadJob(
     job.cache === undefined
       ? undefined
       : await openLoadCache<LoadedScenario>(job.cache.dir, job.cache.minBytes);
+  try {
+    return await loadWith(job, plan, cache);
+  } finally {
+    await cache?.close();
+  }
+}
+
+async function loadWith(
+  job: LoadJob,
+  plan: Promise<LoadPlan>,
+  cache: LoadCache<LoadedScenario> | undefined,
+): Promise<{ readonly outcome: LoadOutcome; readonly buffers: ArrayBuffer[] }> {
   const read: (readonly [string, PendingScenario])[] = [];
   let failure: { readonly scenario: string; readonly error: unknown } | undefined;
   for (const [name, source] of job.sources) {

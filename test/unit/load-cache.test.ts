@@ -3,12 +3,26 @@
  * load read back equals the load built, and any change to the data or the plan builds again. A
  * cache it cannot trust (another's folder, a damaged entry) is not read.
  */
-import { chmod, mkdtemp, open, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  link,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { readEntry, writeEntry } from '../../src/scenarios/cache-entry.ts';
+import { openLoadCache } from '../../src/scenarios/load-cache.ts';
 import {
   loadPlanOf,
   runLoadJob,
@@ -100,6 +114,18 @@ describe('a cache entry', () => {
     expect(readEntry(Buffer.concat([bytes, Buffer.from([0])]))).toBeUndefined();
     expect(readEntry(Buffer.from('products:\n  - {}\n'))).toBeUndefined();
   });
+
+  it('is not read when damaged in place, at its right length: in the header or in a part', async () => {
+    const text = 'Oak table '.repeat(1000);
+    const bytes = await written({ keys: new Int32Array([1, 2, 3]), names: text });
+    expect(readEntry(bytes)).toBeDefined();
+    // Each place where a byte could change: the header's JSON, an array, a long string.
+    for (const at of [bytes.indexOf('keys'), bytes.indexOf(text) - 8, bytes.indexOf(text) + 500]) {
+      const damaged = Buffer.from(bytes);
+      damaged[at] = (damaged[at] ?? 0) ^ 0x01;
+      expect(readEntry(damaged)).toBeUndefined();
+    }
+  });
 });
 
 describe('a load with the cache', () => {
@@ -156,14 +182,26 @@ describe('a load with the cache', () => {
     expect((await load(fixture, cache, byName)).cached).toEqual(['default']);
   });
 
-  it('builds again over a damaged entry, and writes it anew', async () => {
+  it.each([
+    ['cut short', (bytes: Buffer) => bytes.subarray(0, 100)],
+    [
+      // The end of its last part: only the digest tells.
+      'changed in place, at its right length',
+      (bytes: Buffer) => {
+        const changed = Buffer.from(bytes);
+        changed[bytes.length - 3] = (bytes[bytes.length - 3] ?? 0) ^ 0x20;
+        return changed;
+      },
+    ],
+  ])('builds again over an entry %s, and writes it anew', async (_, damage) => {
     const dir = await folder();
     const fixture = join(dir, 'products.yaml');
     await writeFile(fixture, fixtureText(200, 4));
     const cache = join(dir, 'cache');
     const first = await load(fixture, cache);
     const [entry] = await readdir(cache);
-    await truncate(join(cache, entry ?? ''), 100);
+    const file = join(cache, entry ?? '');
+    await writeFile(file, damage(await readFile(file)));
     const again = await load(fixture, cache);
     expect(again.cached).toEqual([]);
     expect(again.loaded).toStrictEqual(first.loaded);
@@ -214,4 +252,73 @@ describe('a load with the cache', () => {
     await runLoadJob(job, Promise.resolve(PLAN));
     expect(await readdir(cache)).toEqual([]);
   });
+});
+
+describe('the cache folder, where another local user may act', () => {
+  /** A cache holding one entry of `value` under `key`, in a folder of the test's own. */
+  async function cacheWith(dir: string, value: unknown) {
+    const cache = await openLoadCache<unknown>(dir, 1);
+    if (cache === undefined) throw new Error('the cache did not open');
+    await cache.write(KEY, 'plan', value);
+    return cache;
+  }
+  const KEY = 'a'.repeat(64);
+
+  it('is not a link, not even to a folder of the user’s own: nothing is read or written', async () => {
+    const shared = await folder();
+    const real = join(shared, 'real');
+    await cacheWith(real, 'kept').then((cache) => cache.close());
+    await symlink(real, join(shared, 'cache'));
+    expect(await openLoadCache(join(shared, 'cache'), 1)).toBeUndefined();
+  });
+
+  it('reads from the folder it opened, whatever the path names after a swap', async () => {
+    const shared = await folder();
+    const path = join(shared, 'cache');
+    const cache = await cacheWith(path, 'the user’s own');
+    // Another user's folder holding an entry of the same name, swapped in under the path.
+    const evil = join(shared, 'evil');
+    await cacheWith(evil, 'PWNED').then((other) => other.close());
+    await rename(path, join(shared, 'decoy'));
+    await symlink(evil, path);
+    try {
+      expect((await cache.read(KEY))?.loaded).toBe('the user’s own');
+    } finally {
+      await cache.close();
+    }
+  });
+
+  it('reads no entry with a second name (a hard link from elsewhere)', async () => {
+    const dir = join(await folder(), 'cache');
+    const cache = await cacheWith(dir, 'linked');
+    try {
+      const [entry] = await readdir(dir);
+      await link(join(dir, entry ?? ''), join(await folder(), 'elsewhere'));
+      expect(await cache.read(KEY)).toBeUndefined();
+    } finally {
+      await cache.close();
+    }
+  });
+
+  const root = process.getuid?.() === 0;
+  // Giving a file to another user takes root; elsewhere the checks above stand in for it.
+  it.skipIf(!root)(
+    'reads no entry, and uses no folder, that belongs to another user (needs root)',
+    async () => {
+      const NOBODY = 65534;
+      const dir = join(await folder(), 'cache');
+      const cache = await cacheWith(dir, 'given away');
+      try {
+        const [entry] = await readdir(dir);
+        await chown(join(dir, entry ?? ''), NOBODY, NOBODY);
+        expect(await cache.read(KEY)).toBeUndefined();
+      } finally {
+        await cache.close();
+      }
+      const theirs = join(await folder(), 'theirs');
+      await mkdir(theirs, { mode: 0o700 });
+      await chown(theirs, NOBODY, NOBODY);
+      expect(await openLoadCache(theirs, 1)).toBeUndefined();
+    },
+  );
 });
