@@ -8,6 +8,14 @@ import { deriveValue } from './derive.ts';
 export type RecordInput = Readonly<Record<string, unknown>>;
 
 /**
+ * A record's own value of a field: a field named like a member of Object.prototype
+ * (`toString`, `constructor`) that the record lacks is absent, not the inherited member.
+ */
+export function fieldOf(record: RecordInput, field: string): unknown {
+  return Object.hasOwn(record, field) ? record[field] : undefined;
+}
+
+/**
  * The columns of records in any order; keys must be unique (the loader checks). With
  * `rest: 'elsewhere'` the caller keeps the undeclared fields itself (see collectionFromData).
  */
@@ -18,7 +26,7 @@ export function buildCollection(
   rest: 'keep' | 'elsewhere' = 'keep',
 ): CollectionData {
   const { key } = declaration;
-  const keyOf = (record: RecordInput) => record[key] as number;
+  const keyOf = (record: RecordInput) => fieldOf(record, key) as number;
   // Hand-written and generated fixtures usually come sorted: check in one pass before sorting.
   let sorted = true;
   for (let i = 1; i < records.length && sorted; i++) {
@@ -36,10 +44,10 @@ export function buildCollection(
   ordered.forEach((record, position) => {
     keys[position] = keyOf(record);
     fields.forEach((field, index) => {
-      let value = record[field];
+      let value = fieldOf(record, field);
       const derivation = derivations.get(field);
       if (value === undefined && derivation !== undefined) {
-        value = deriveValue(derivation, record[derivation.from]);
+        value = deriveValue(derivation, fieldOf(record, derivation.from));
       }
       (numberings[index] as Numbering).add(position, value);
     });
@@ -60,9 +68,10 @@ export function buildCollection(
 /** A record's undeclared fields, in their order, as JSON object text. */
 function restOf(record: RecordInput, declared: ReadonlyMap<string, unknown>): string {
   let rest: Record<string, unknown> | undefined;
-  for (const field in record) {
+  for (const field of Object.keys(record)) {
     if (declared.has(field)) continue;
-    rest ??= {};
+    // No prototype: a field named `__proto__` is kept as a field.
+    rest ??= Object.create(null) as Record<string, unknown>;
     rest[field] = record[field];
   }
   return rest === undefined ? NO_REST : JSON.stringify(rest);

@@ -12,7 +12,7 @@ import {
   schemaIssues,
   type YamlSource,
 } from '../source/read-yaml-source.ts';
-import { buildCollection, type RecordInput } from './build-collection.ts';
+import { buildCollection, fieldOf, type RecordInput } from './build-collection.ts';
 import type { CollectionData } from './collection.ts';
 import { deriveValue } from './derive.ts';
 
@@ -90,10 +90,10 @@ export function fixtureCollections(
   const issues: SourceIssue[] = [];
   for (const { name, key } of collections) {
     const firstIndexOf = new Map<unknown, number>();
-    (fixture[name] ?? []).forEach((record, index) => {
-      const first = firstIndexOf.get(record[key]);
+    recordsOf(fixture, name).forEach((record, index) => {
+      const first = firstIndexOf.get(fieldOf(record, key));
       if (first === undefined) {
-        firstIndexOf.set(record[key], index);
+        firstIndexOf.set(fieldOf(record, key), index);
         return;
       }
       const firstLine = source.locate([name, first]).line;
@@ -101,14 +101,22 @@ export function fixtureCollections(
         file,
         at: source.locate([name, index, key]),
         field: `${name}[${String(index)}].${key}`,
-        message: `duplicate ${key} ${String(record[key])}, first used on line ${String(firstLine)}; ${key}s must be unique`,
+        message: `duplicate ${key} ${String(fieldOf(record, key))}, first used on line ${String(firstLine)}; ${key}s must be unique`,
       });
     });
   }
   refuseOnIssues(issues);
   return collections.map((collection) =>
-    buildCollection(collection, file, fixture[collection.name] ?? []),
+    buildCollection(collection, file, recordsOf(fixture, collection.name)),
   );
+}
+
+/** A collection's records in a fixture: its own member, never one Object.prototype has. */
+function recordsOf(
+  fixture: Readonly<Record<string, readonly RecordInput[]>>,
+  name: string,
+): readonly RecordInput[] {
+  return (Object.hasOwn(fixture, name) ? fixture[name] : undefined) ?? [];
 }
 
 /** At most this many disagreements of one file are told, then how many more. */
@@ -130,12 +138,12 @@ export function derivationWarnings(
   const warnings: SourceIssue[] = [];
   let more = 0;
   for (const { name, derived } of collections) {
-    for (const [index, record] of (fixture[name] ?? []).entries()) {
+    for (const [index, record] of recordsOf(fixture, name).entries()) {
       for (const derivation of derived) {
-        const given = record[derivation.field];
+        const given = fieldOf(record, derivation.field);
         const rule = [derivation.positive, derivation.zero, derivation.unknown];
         if (typeof given !== 'string' || !rule.includes(given)) continue;
-        const derivedValue = deriveValue(derivation, record[derivation.from]);
+        const derivedValue = deriveValue(derivation, fieldOf(record, derivation.from));
         if (given === derivedValue) continue;
         if (warnings.length >= MAX_WARNINGS) {
           more += 1;

@@ -16,6 +16,9 @@ export function createAjv(options: { ownSchemas?: boolean } = {}): Ajv2020 {
     // The failing schema with each error: an unknown field is told from a typo of a known one.
     verbose: true,
     strict: false,
+    // Only a value's own members count: a record without an optional field `toString` lacks it,
+    // whatever Object.prototype has.
+    ownProperties: true,
     validateSchema: options.ownSchemas !== true,
   });
   addFormats.default(ajv);

@@ -329,3 +329,69 @@ describe('an order by name where a listed collection declares no label', () => {
     await byId.close();
   });
 });
+
+describe('fields and collections named like members of Object.prototype', () => {
+  it('a record without an optional field `toString` or `constructor` lacks it, and is served', async () => {
+    const text = (await readFile(SHIPPED_SPEC, 'utf8')).replace(
+      `        status:
+          $ref: '#/components/schemas/StockStatus'
+      additionalProperties: true`,
+      `        status:
+          $ref: '#/components/schemas/StockStatus'
+        toString: { type: string }
+        constructor: { type: string }
+      additionalProperties: true`,
+    );
+    expect(text).toContain('toString: { type: string }');
+    const folder = await mkdtemp(join(tmpdir(), 'stockmock-proto-'));
+    const file = join(folder, 'openapi.yaml');
+    await writeFile(file, text);
+    const mock = await startStockmock({
+      spec: file,
+      products: [
+        { id: 1, name: 'Oak', quantity: 1, toString: 'shown', constructor: 'kept' },
+        { id: 2, name: 'Elm', quantity: 2 },
+      ],
+      tokens: [{ token: 'quantity-token', level: 'quantity' }],
+    });
+    try {
+      const read = async (path: string) => {
+        const response = await fetch(`${mock.url}${path}`, {
+          headers: { authorization: 'Bearer quantity-token' },
+        });
+        return { status: response.status, body: await response.json() };
+      };
+      expect(await read('/v1/products/2')).toEqual({
+        status: 200,
+        body: { data: { id: 2, name: 'Elm' } },
+      });
+      expect(await read('/v1/products/1')).toEqual({
+        status: 200,
+        body: { data: { id: 1, name: 'Oak', toString: 'shown', constructor: 'kept' } },
+      });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('a collection named `toString` that the fixture lacks is missing, not "not an array"', async () => {
+    const text = (await readFile(SHIPPED_SPEC, 'utf8'))
+      .replace('  products:\n    key: id', '  toString:\n    key: id')
+      .replaceAll('collection: products', 'collection: toString')
+      .replace('health: { products: products }', 'health: { products: toString }');
+    expect(text).toContain('  toString:\n    key: id');
+    const folder = await mkdtemp(join(tmpdir(), 'stockmock-proto-'));
+    const spec = join(folder, 'openapi.yaml');
+    await writeFile(spec, text);
+    const fixtures = join(folder, 'empty.yaml');
+    await writeFile(fixtures, 'other: []\n');
+    const refusal = await startStockmock({ spec, fixtures }).then(
+      (mock) => mock.close().then(() => undefined),
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(SourceError);
+    expect((refusal as SourceError).issues).toContainEqual(
+      expect.objectContaining({ file: fixtures, field: 'toString', message: 'is required' }),
+    );
+  });
+});
