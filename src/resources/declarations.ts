@@ -7,9 +7,11 @@ import type { Static } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { SourceError, type SourceIssue } from '../problems/source-error.ts';
+import { cyclePath } from './schema-cycle.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
+import { operationIssues } from '../spec/operation-rules.ts';
 import { PAGE_PARAMETER, LIMIT_PARAMETER } from '../spec/pagination.ts';
 import {
   CollectionsSchema,
@@ -132,6 +134,7 @@ export function readDeclarations(spec: LoadedSpec): Declarations {
     return false;
   };
 
+  issues.push(...operationIssues(spec));
   const document = spec.dereferenced as OpenAPIV3_1.Document & Record<string, unknown>;
   const collections = new Map<string, CollectionDeclaration>();
   const declared = document[COLLECTIONS_KEYWORD] ?? {};
@@ -219,6 +222,15 @@ function readCollection(
   });
   if (record.type !== 'object') {
     report([...at, 'record', 'type'], 'must be object: a record is an object');
+    valid = false;
+  }
+  const cycle = cyclePath(record);
+  if (cycle !== undefined) {
+    report(
+      [...at, 'record', ...cycle],
+      'refers back to a schema that holds it (a $ref cycle): a record schema must be finite, ' +
+        'so that each record can be validated; describe the nested part without the cycle',
+    );
     valid = false;
   }
   if (fields.get(input.key) !== 'integer' || !(record.required ?? []).includes(input.key)) {

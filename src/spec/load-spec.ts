@@ -21,7 +21,7 @@ export interface LoadedSpec {
   /** Every `$ref` resolved: what the route table and the validators read. */
   readonly dereferenced: OpenAPIV3_1.Document;
   /** Where a member of the document is written, for issues with file and line. */
-  readonly locate: (path: readonly (string | number)[]) => Position;
+  readonly locate: (path: readonly (string | number)[], part?: 'value' | 'key') => Position;
 }
 
 async function readSpecText(location: string): Promise<string> {
@@ -56,5 +56,10 @@ export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec>
     structuredClone(document) as never,
     options,
   )) as OpenAPIV3_1.Document;
-  return deepFreeze({ file, document, dereferenced, locate: (path) => source.locate(path) });
+  return deepFreeze({
+    file,
+    document,
+    dereferenced,
+    locate: (path, part) => source.locate(path, part),
+  });
 }

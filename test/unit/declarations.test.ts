@@ -190,3 +190,66 @@ describe('a declaration that cannot be served is refused with file, line and fie
     expect(issue?.at?.line).toBeGreaterThan(1);
   });
 });
+
+describe('spec rules that routing needs, refused with file and line', () => {
+  it('a duplicate operationId, naming both places', async () => {
+    const file = await specWith('operationId: getStock', 'operationId: listStock');
+    const changed = await readFile(file, 'utf8');
+    const issues = await issuesOf(file);
+    const duplicate = issues.find((issue) => issue.message.includes('operationId'));
+    expect(duplicate?.file).toBe(file);
+    const first = changed.indexOf('operationId: listStock');
+    const second = changed.indexOf('operationId: listStock', first + 1);
+    expect(duplicate?.at?.line).toBe(changed.slice(0, second).split('\n').length);
+    expect(duplicate?.message).toBe(
+      `operationId "listStock" is also that of GET /v1/stock (line ${String(lineOf('operationId: listStock', changed))}): operationIds must be unique`,
+    );
+  });
+
+  it.each([['{i d/../x}'], ['{id/x}'], ['{}'], ['{id}}'], ['{a..b}'], ['{.id}']])(
+    'a path template that RFC 6570 level 1 does not allow: /v1/stock/%s',
+    async (template) => {
+      const file = await specWith('  /v1/stock/{id}:\n', `  /v1/stock/${template}:\n`);
+      const issues = await issuesOf(file);
+      const refused = issues.find((issue) => issue.message.startsWith(`/v1/stock/${template}: `));
+      expect(refused?.at?.line).toBe(
+        lineOf(`  /v1/stock/${template}:`, await readFile(file, 'utf8')),
+      );
+    },
+  );
+
+  it('a record schema with a $ref cycle, at the member that closes it', async () => {
+    const file = await specWith(
+      `        status:
+          $ref: '#/components/schemas/StockStatus'
+      additionalProperties: true`,
+      `        status:
+          $ref: '#/components/schemas/StockStatus'
+        parent:
+          $ref: '#/components/schemas/Node'
+      additionalProperties: true`,
+    ).then(async (written) => {
+      const text = await readFile(written, 'utf8');
+      await writeFile(
+        written,
+        text.replace(
+          '  schemas:\n',
+          `  schemas:
+    Node:
+      type: object
+      properties:
+        child:
+          $ref: '#/components/schemas/Node'
+`,
+        ),
+      );
+      return written;
+    });
+    const issues = await issuesOf(file);
+    expect(issues[0]?.field).toBe(
+      'x-stockmock-collections.products.record.properties.parent.properties.child',
+    );
+    expect(issues[0]?.message).toMatch(/^refers back to a schema that holds it \(a \$ref cycle\)/);
+    expect(issues[0]?.at?.line).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * @module Rules every operation of a spec keeps before anything is routed by it: one operation
+ * per `operationId`, and path templates that RFC 6570 level 1 allows.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { SourceIssue } from '../problems/source-error.ts';
+import { formatField } from '../source/describe-ajv-error.ts';
+import type { LoadedSpec } from './load-spec.ts';
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * A template expression as OpenAPI path templating and RFC 6570 level 1 write it: `{name}`, the
+ * name of letters, digits, `_`, percent-escapes and inner dots. Anything else (a space, a `/`,
+ * a `..`) would match requests no route can tell apart.
+ */
+const EXPRESSION = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
+
+/** Every breach of the rules, each with the file and line of the operation or path. */
+export function operationIssues(spec: LoadedSpec): SourceIssue[] {
+  const issues: SourceIssue[] = [];
+  const report = (path: readonly (string | number)[], message: string) => {
+    const at = spec.locate(path, 'key');
+    issues.push({ file: spec.file, at, field: formatField(path), message });
+  };
+  const firstOf = new Map<string, readonly (string | number)[]>();
+  const paths = (spec.dereferenced.paths ?? {}) as Record<string, OpenAPIV3_1.PathItemObject>;
+  for (const [template, item] of Object.entries(paths)) {
+    const problem = templateProblem(template);
+    if (problem !== undefined) report(['paths', template], `${template}: ${problem}`);
+    for (const method of HTTP_METHODS) {
+      const id = (item as Record<string, { operationId?: unknown } | undefined>)[method]
+        ?.operationId;
+      if (typeof id !== 'string') continue;
+      const at = ['paths', template, method, 'operationId'];
+      const first = firstOf.get(id);
+      if (first === undefined) {
+        firstOf.set(id, at);
+        continue;
+      }
+      const { line } = spec.locate(first);
+      report(
+        at,
+        `operationId ${JSON.stringify(id)} is also that of ${String(first[2]).toUpperCase()} ${String(first[1])} (line ${String(line)}): operationIds must be unique`,
+      );
+    }
+  }
+  return issues;
+}
+
+/** Why a path template is not one RFC 6570 level 1 allows; undefined where it is. */
+function templateProblem(template: string): string | undefined {
+  if (!template.startsWith('/')) return 'a path must start with /';
+  const expressions = [...template.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1] ?? '');
+  const literal = template.replaceAll(/\{[^{}]*\}/g, '');
+  if (/[{}]/.test(literal)) return 'a path template has an unmatched { or }';
+  const bad = expressions.find((name) => !EXPRESSION.test(name));
+  if (bad !== undefined) {
+    return `{${bad}} is not a path parameter a template may name (letters, digits, _ and inner dots, RFC 6570 level 1)`;
+  }
+  return undefined;
+}
