@@ -53,12 +53,21 @@ export async function launch(options: {
     workers: availableParallelism(),
     ...(config.loadCache === false ? {} : { cache: { dir: loadCacheDirOf(config.loadCache) } }),
   });
+  const readingSince = performance.now();
   const { spec, declarations, plan } = await readDeclared(config, request).catch(
     (error: unknown) => {
       loading.cancel();
       throw error;
     },
   );
+  const readingMs = performance.now() - readingSince;
+  // A spec of thousands of operations takes seconds (about 0.45 ms each, bench/README.md): say
+  // what the wait was, rather than nothing until the port opens.
+  if (readingMs >= SLOW_SPEC_MS) {
+    log.info(
+      `read the spec ${spec.file} (${String(declarations.operations.size)} operations) in ${(readingMs / 1000).toFixed(1)} s; building the routes`,
+    );
+  }
   const configFile = await findConfigFile(request);
   const { datasets, cached } = await loading.finish(plan);
   if (cached.length > 0) {
@@ -91,6 +100,9 @@ export async function launch(options: {
   });
   return { server, catalogs, reloader };
 }
+
+/** A spec that takes longer than this to read is told of in the log. */
+const SLOW_SPEC_MS = 1000;
 
 /** The load cache's folder: the user's own by default (`loadCache: true`). */
 function loadCacheDirOf(setting: true | string): string {

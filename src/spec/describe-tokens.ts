@@ -12,19 +12,32 @@ import type { LoadedSpec } from './load-spec.ts';
  */
 export function describeAcceptedTokens(spec: LoadedSpec, refused: readonly string[]): LoadedSpec {
   if (refused.length === 0) return spec;
-  const document = structuredClone(spec.document);
-  rewriteSchemes(document, refused);
-  return { ...spec, document };
+  const { components } = spec.document;
+  if (components?.securitySchemes === undefined) return spec;
+  // Only the schemes are copied: the rest of the document is shared, frozen (a copy of a spec of
+  // thousands of operations cost 0.3 s of its start).
+  const securitySchemes = Object.fromEntries(
+    Object.entries(components.securitySchemes).map(([name, scheme]) => [
+      name,
+      withoutRefused(scheme, refused),
+    ]),
+  );
+  return {
+    ...spec,
+    document: { ...spec.document, components: { ...components, securitySchemes } },
+  };
 }
 
-function rewriteSchemes(document: OpenAPIV3_1.Document, refused: readonly string[]): void {
-  const schemes = document.components?.securitySchemes ?? {};
-  for (const scheme of Object.values(schemes)) {
-    if (!('description' in scheme) || typeof scheme.description !== 'string') continue;
-    const kept = scheme.description
-      .split('\n')
-      .filter((line) => !refused.some((token) => line.includes(token)));
-    if (kept.length === scheme.description.split('\n').length) continue;
-    scheme.description = `${kept.join('\n').trimEnd()}\nThis server's tokens are set in its configuration (\`tokens\`, or STOCKMOCK_TOKENS).\n`;
-  }
+type Scheme = NonNullable<NonNullable<OpenAPIV3_1.ComponentsObject['securitySchemes']>[string]>;
+
+function withoutRefused(scheme: Scheme, refused: readonly string[]): Scheme {
+  if (!('description' in scheme) || typeof scheme.description !== 'string') return scheme;
+  const kept = scheme.description
+    .split('\n')
+    .filter((line) => !refused.some((token) => line.includes(token)));
+  if (kept.length === scheme.description.split('\n').length) return scheme;
+  return {
+    ...scheme,
+    description: `${kept.join('\n').trimEnd()}\nThis server's tokens are set in its configuration (\`tokens\`, or STOCKMOCK_TOKENS).\n`,
+  };
 }

@@ -25,8 +25,12 @@ export default fp(
   async (app: FastifyInstance, options: DocsOptions) => {
     // Static mode: the spec file is the source; nothing is generated from the routes. "Try it
     // out" must call this very server, whatever port it runs on: a relative server comes first.
-    const document = structuredClone(options.spec.document);
-    document.servers = [{ url: '/', description: 'This stockmock' }, ...(document.servers ?? [])];
+    // A copy of the top only: the rest is the loaded spec's, frozen, and shared.
+    const { document: loaded } = options.spec;
+    const document = {
+      ...loaded,
+      servers: [{ url: '/', description: 'This stockmock' }, ...(loaded.servers ?? [])],
+    };
     await app.register(swagger, {
       mode: 'static',
       specification: { document: document as never },
