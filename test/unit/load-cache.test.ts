@@ -7,6 +7,7 @@ import {
   chmod,
   chown,
   link,
+  lstat,
   mkdir,
   mkdtemp,
   open,
@@ -17,8 +18,9 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { readEntry, writeEntry } from '../../src/scenarios/cache-entry.ts';
@@ -319,6 +321,74 @@ describe('the cache folder, where another local user may act', () => {
       await mkdir(theirs, { mode: 0o700 });
       await chown(theirs, NOBODY, NOBODY);
       expect(await openLoadCache(theirs, 1)).toBeUndefined();
+    },
+  );
+});
+
+describe('two real users, one swapping a link in a shared folder', () => {
+  const root = process.getuid?.() === 0;
+  // Acting as another user takes root; elsewhere the swap above, in one process, stands in.
+  it.skipIf(!root)(
+    'nothing of the other user’s is ever served, however the link is swapped (needs root)',
+    async () => {
+      const NOBODY = 65534;
+      // As /tmp is: anyone may write, the sticky bit keeps each one's names. Outside the test
+      // run's own folder, which is the runner's alone.
+      const shared = await mkdtemp(join(dirname(tmpdir()), 'stockmock-shared-'));
+      try {
+        await chmod(shared, 0o1777);
+        const text = fixtureText(200, 7);
+        const victim = join(shared, 'products.yaml');
+        await writeFile(victim, text);
+        const loadOf = async (fixture: string, dir: string) => {
+          const job: LoadJob = {
+            sources: [['default', fixture]],
+            options: {},
+            cache: { dir, minBytes: 1 },
+          };
+          const { outcome } = await runLoadJob(job, Promise.resolve(PLAN));
+          if (!outcome.ok) throw new Error(JSON.stringify(outcome.issues));
+          return outcome.scenarios[0]?.[1];
+        };
+        // What the victim builds, and the entry the other user builds from their own names and
+        // plants under the victim's key: both reproducible by anyone with the same data.
+        const own = join(await folder(), 'cache');
+        const expected = await loadOf(victim, own);
+        const [key] = await readdir(own);
+        const theirs = join(await folder(), 'theirs.yaml');
+        await writeFile(theirs, text.replaceAll('"name": "', '"name": "PWNED '));
+        const built = join(await folder(), 'cache');
+        await loadOf(theirs, built);
+        const [entry] = await readdir(built);
+        await writeFile(join(shared, 'planted'), await readFile(join(built, entry ?? '')));
+        await chmod(join(shared, 'planted'), 0o644);
+        await mkdir(join(shared, 'decoy'), { mode: 0o700 });
+        const swapping = spawn(
+          'sh',
+          [
+            '-c',
+            `mkdir evil && cp planted evil/${key ?? ''} && chmod 755 evil && ` +
+              'end=$(($(date +%s) + 2)); while [ "$(date +%s)" -lt "$end" ]; do ' +
+              'ln -sfn decoy cache; ln -sfn evil cache; done',
+          ],
+          { cwd: shared, uid: NOBODY, gid: NOBODY, stdio: 'ignore' },
+        );
+        const swapped = { ended: false };
+        swapping.on('exit', () => (swapped.ended = true));
+        // The link is there before the victim's first start, as an attacker would have it.
+        while (!(await lstat(join(shared, 'cache')).catch(() => undefined))?.isSymbolicLink()) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        expect((await lstat(join(shared, 'cache'))).uid).toBe(NOBODY);
+        let loads = 0;
+        while (!swapped.ended) {
+          expect(await loadOf(victim, join(shared, 'cache'))).toStrictEqual(expected);
+          loads += 1;
+        }
+        expect(loads).toBeGreaterThan(0);
+      } finally {
+        await rm(shared, { recursive: true, force: true });
+      }
     },
   );
 });
