@@ -51,23 +51,32 @@ async function readReference(specLocation: string, url: string): Promise<Buffer>
     throw new ReferenceRefused(url, 'a local spec resolves only files below its own folder');
   }
   const folder = dirname(specLocation);
-  const path = resolve(folder, /^file:/i.test(url) ? fileURLToPath(url) : url);
+  const path = resolve(folder, /^file:/i.test(url) ? fileURLToPath(url) : pathOf(url));
   const outside = (root: string, candidate: string) => {
     const step = relative(root, candidate);
     return step === '' || step === '..' || step.startsWith(`..${sep}`) || isAbsolute(step);
   };
   // By name first, so that nothing outside is ever touched; then by what links resolve to.
-  if (outside(folder, path)) throw new ReferenceRefused(url, `is not below ${folder}`);
+  if (outside(folder, path)) throw new ReferenceRefused(path, `is not below ${folder}`);
   let real: string;
   try {
     real = await realpath(path);
   } catch {
-    throw new ReferenceRefused(url, 'names no file below the spec');
+    throw new ReferenceRefused(path, 'names no file below the spec');
   }
   if (outside(await realpath(folder), real)) {
-    throw new ReferenceRefused(url, `leads out of ${folder} through a link`);
+    throw new ReferenceRefused(path, `leads out of ${folder} through a link`);
   }
-  return readRegularFile(url, real);
+  return readRegularFile(path, real);
+}
+
+/**
+ * The file system path of a reference as the resolver is given it: percent-encoded as a URL
+ * path (`/a%20b/%231/x.yaml` for `/a b/#1/x.yaml`), in one pass, so that an escape written in a
+ * file name is undone once. A lone `%` is a `%` of the name.
+ */
+function pathOf(url: string): string {
+  return decodeURIComponent(url.replaceAll(/%(?![0-9A-Fa-f]{2})/g, '%25'));
 }
 
 /** A regular file's bytes, up to MAX_SPEC_BYTES; a FIFO is opened without waiting for a writer. */

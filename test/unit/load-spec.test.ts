@@ -62,8 +62,11 @@ const refusal = (file: string) =>
   );
 
 describe('where a local spec’s $refs may lead', () => {
-  it('resolves a file below the spec’s own folder, relative to the spec (not to the working directory)', async () => {
-    const { dir, file } = await specFolder('schemas/thing.yaml');
+  it('resolves a file below the spec’s own folder, relative to the spec (not to the working directory), whatever its folder is called', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'stockmock-refs-')), 'my specs #1 100%');
+    await mkdir(dir);
+    const file = join(dir, 'openapi.yaml');
+    await writeFile(file, specReferring('schemas/thing.yaml'));
     await mkdir(join(dir, 'schemas'));
     await writeFile(join(dir, 'schemas', 'thing.yaml'), 'type: object\nrequired: [id]\n');
     const loaded = await loadSpec(file);
