@@ -4,6 +4,7 @@
  * and `faults`, as the base of every variant: a variant changes one decision or plugs in one
  * fault, and everything else stays the reference.
  */
+import { corsHeaders } from '../cors-headers.ts';
 import { randomUUID } from 'node:crypto';
 import {
   createServer,
@@ -83,6 +84,8 @@ export interface Decisions {
   readonly jsonLayout: 'compact' | 'indented';
   /** Headers beyond the interface's: none, or a fresh X-Request-Id and Cache-Control: no-store. */
   readonly extraHeaders: 'none' | 'request-id-and-no-store';
+  /** Message framing of bodies: a Content-Length, or the chunked transfer coding. */
+  readonly framing: 'content-length' | 'chunked';
 }
 
 export const PRODUCT_DECISIONS: Decisions = {
@@ -101,6 +104,7 @@ export const PRODUCT_DECISIONS: Decisions = {
   contentCoding: 'identity',
   jsonLayout: 'compact',
   extraHeaders: 'none',
+  framing: 'content-length',
 };
 
 export type Resource = 'stock' | 'products';
@@ -175,6 +179,11 @@ export interface Faults {
   readonly parsePage?: (raw: string) => Parsed<number>;
   readonly parseStatus?: (raw: string) => Parsed<StockStatus | undefined>;
   readonly parsePathId?: (segment: string) => number | undefined;
+  readonly parseIdFilter?: (raw: string) => Parsed<number>;
+  /** Reads the Authorization field of a request (the reference: Node's parsed headers). */
+  readonly readAuthorization?: (request: IncomingMessage) => string | undefined;
+  /** The Content-Length sent for a body (the reference: its length in bytes); the body is cut to it. */
+  readonly contentLength?: (payload: string, bytes: Buffer) => number;
   /**
    * Reads the query (`url.search`, `?` included) into parameters; the reference reads it as the
    * WHATWG URL parser does, a `+` being a space.
@@ -338,6 +347,7 @@ class StockService {
     } catch (error) {
       reply = this.problem(500, `Unexpected error: ${String(error)}`);
     }
+    reply = withHeaders(reply, corsHeaders(request));
     if (this.decisions.extraHeaders === 'request-id-and-no-store') {
       reply = withHeaders(reply, { 'x-request-id': randomUUID(), 'cache-control': 'no-store' });
     }
@@ -365,6 +375,11 @@ class StockService {
     url: URL,
     route: Route | undefined,
   ): { reply: Reply; level?: Level; page?: PageInfo } {
+    // PRODUCT.md's open /healthz: up, and the size of the catalogue.
+    if (url.pathname === '/healthz' && (method === 'GET' || method === 'HEAD')) {
+      const body = { status: 'ok', products: this.products.length };
+      return { reply: { status: 200, headers: { 'content-type': JSON_TYPE }, body } };
+    }
     if (route === undefined) {
       return { reply: this.problem(404, `No resource has the path ${url.pathname}.`) };
     }
@@ -375,7 +390,8 @@ class StockService {
       return { reply: withHeaders(this.problem(405, detail), { allow: ALLOW }) };
     }
 
-    const authorization = request.headers.authorization;
+    const read = this.faults.readAuthorization;
+    const authorization = read === undefined ? request.headers.authorization : read(request);
     const auth = (this.faults.authenticate ?? authenticateBearer)(authorization, this.tokens);
     if (auth.kind !== 'level') return { reply: this.unauthorized(auth.kind === 'invalid') };
     const level = auth.level;
@@ -476,7 +492,7 @@ class StockService {
       return undefined;
     };
     const name = single('name');
-    const id = read('id', parseIdFilter);
+    const id = read('id', this.faults.parseIdFilter ?? parseIdFilter);
     const status = read('status', this.faults.parseStatus ?? parseStatus);
     const limit = read('limit', this.faults.parseLimit ?? parseLimit);
     const page = read('page', this.faults.parsePage ?? parsePage);
@@ -619,11 +635,18 @@ function send(
   const payload =
     reply.raw ?? (body === undefined ? undefined : serialize(body, decisions.jsonLayout));
   const headers: Record<string, string> = { ...reply.headers };
-  const bytes =
+  const encoded =
     payload === undefined
       ? undefined
       : encode(request, Buffer.from(payload, 'utf8'), headers, decisions.contentCoding);
-  if (bytes !== undefined) headers['content-length'] = String(bytes.length);
+  const length =
+    payload === undefined || encoded === undefined
+      ? undefined
+      : (faults.contentLength?.(payload, encoded) ?? encoded.length);
+  const bytes = length === undefined ? encoded : encoded?.subarray(0, length);
+  if (bytes !== undefined && decisions.framing === 'content-length') {
+    headers['content-length'] = String(bytes.length);
+  }
   if (request.method === 'HEAD' && faults.headWithBody === true && bytes !== undefined) {
     // node:http never writes a body for HEAD: write the response by hand, then close.
     const lines = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`];
@@ -634,7 +657,12 @@ function send(
   }
   response.writeHead(reply.status, headers);
   if (request.method === 'HEAD' || bytes === undefined) response.end();
-  else response.end(bytes);
+  else if (decisions.framing === 'chunked') {
+    // No Content-Length: node:http sends the body in chunks (RFC 9112 §7.1), here two.
+    const half = Math.floor(bytes.length / 2);
+    response.write(bytes.subarray(0, half));
+    response.end(bytes.subarray(half));
+  } else response.end(bytes);
 }
 
 /** Starts a server on 127.0.0.1, on a free port. */

@@ -5,6 +5,7 @@
  * it, so that it differs from the reference in exactly one thing.
  */
 import { randomUUID } from 'node:crypto';
+import { corsHeaders } from '../cors-headers.ts';
 import { readFileSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -151,7 +152,7 @@ export const STANDARD_MATCHERS: Matchers = {
 };
 
 /** Every filter given must hold (AND, PRODUCT.md). */
-function matchesAll(record: Warehouse, filters: ListFilters, matchers: Matchers): boolean {
+export function matchesAll(record: Warehouse, filters: ListFilters, matchers: Matchers): boolean {
   return (
     (filters.name === undefined || matchers.name(record, filters.name)) &&
     (filters.city === undefined || matchers.city(record, filters.city)) &&
@@ -390,7 +391,7 @@ const JSON_TYPE = 'application/json';
 const ALLOW = 'GET, HEAD, OPTIONS';
 
 /** RFC 9457 problem details; `about:blank` with the status phrase as title (§4.2.1). */
-function problem(status: number, detail: string, extra: JsonObject = {}): Reply {
+export function problem(status: number, detail: string, extra: JsonObject = {}): Reply {
   const title = STATUS_CODES[status] ?? 'Error';
   return {
     status,
@@ -451,6 +452,27 @@ export interface ViewContext {
   readonly place: 'list' | 'item';
 }
 
+/** What paginating a list starts from. */
+export interface PageContext {
+  /** Every record, in list order, before any filter. */
+  readonly records: readonly Warehouse[];
+  /** Whether a record passes the request's filters. */
+  readonly keep: (record: Warehouse) => boolean;
+  readonly page: number;
+  readonly size: number;
+  /** The index of the page's first item in the filtered list. */
+  readonly offset: number;
+}
+
+/** The reference: filter, then take the page's window of the filtered list. */
+export function standardPage(context: PageContext): { items: Warehouse[]; total: number } {
+  const filtered = context.records.filter(context.keep);
+  return {
+    items: filtered.slice(context.offset, context.offset + context.size),
+    total: filtered.length,
+  };
+}
+
 /**
  * What a variant changes. Each hook gets the reference's behaviour (or its inputs) and returns
  * its replacement; no hook: the reference.
@@ -467,8 +489,16 @@ export interface WarehouseOptions {
   readonly pageSize?: (limit: number) => number;
   /** The index of the first item of `page`. */
   readonly pageOffset?: (page: number, size: number) => number;
-  /** The query each link keeps, from the reference's one. */
-  readonly linkQuery?: (standard: URLSearchParams) => URLSearchParams;
+  /** The query each link keeps, from the reference's one, on the list's page `page`. */
+  readonly linkQuery?: (standard: URLSearchParams, page: number) => URLSearchParams;
+  /** The filters actually applied, from the request's ones (links keep the request's). */
+  readonly filtersOf?: (filters: ListFilters) => ListFilters;
+  /** A page's items and the total the links count pages of. */
+  readonly paginate?: (context: PageContext) => { items: readonly Warehouse[]; total: number };
+  /** Rewrites every reply just before it is sent. */
+  readonly rewrite?: (reply: Reply, request: IncomingMessage) => Reply;
+  /** Bodies sent with the chunked transfer coding rather than a Content-Length. */
+  readonly chunked?: boolean;
   readonly view?: (record: Warehouse, context: ViewContext, standard: JsonObject) => JsonObject;
   /** Which record answers GET /v1/warehouses/{id}. */
   readonly findItem?: (records: readonly Warehouse[], id: number) => Warehouse | undefined;
@@ -505,8 +535,16 @@ class WarehouseService {
     } catch (error) {
       reply = problem(500, `Unexpected error: ${String(error)}`);
     }
+    reply = { ...reply, headers: { ...reply.headers, ...corsHeaders(request) } };
     const extra = this.options.extraHeaders?.();
-    return extra === undefined ? reply : { ...reply, headers: { ...reply.headers, ...extra } };
+    if (extra !== undefined) reply = { ...reply, headers: { ...reply.headers, ...extra } };
+    const rewrite = this.options.rewrite;
+    if (rewrite === undefined) return reply;
+    try {
+      return rewrite(reply, request);
+    } catch (error) {
+      return problem(500, `Unexpected error: ${String(error)}`);
+    }
   }
 
   private handle(request: IncomingMessage, origin: string): Reply {
@@ -560,16 +598,22 @@ class WarehouseService {
   }
 
   private list(query: ListQuery, level: Level, origin: string): Reply {
-    const selected = this.records.filter((r) => matchesAll(r, query.filters, this.matchers));
-    const items = selected.sort(this.options.order ?? byId);
+    const filters = this.options.filtersOf?.(query.filters) ?? query.filters;
+    const records = [...this.records].sort(this.options.order ?? byId);
     const size = this.options.pageSize?.(query.limit) ?? query.limit;
-    const lastPage = Math.max(1, Math.ceil(items.length / size));
     const offset = this.options.pageOffset?.(query.page, size) ?? (query.page - 1) * size;
-    const data = items
-      .slice(offset, offset + size)
-      .map((record) => this.view(record, { level, place: 'list' }));
+    const context: PageContext = {
+      records,
+      keep: (record) => matchesAll(record, filters, this.matchers),
+      page: query.page,
+      size,
+      offset,
+    };
+    const { items, total } = (this.options.paginate ?? standardPage)(context);
+    const lastPage = Math.max(1, Math.ceil(total / size));
+    const data = items.map((record) => this.view(record, { level, place: 'list' }));
     const standardQuery = standardLinkQuery(query);
-    const keep = this.options.linkQuery?.(standardQuery) ?? standardQuery;
+    const keep = this.options.linkQuery?.(standardQuery, query.page) ?? standardQuery;
     const link = (page: number): string => {
       const parameters = new URLSearchParams(keep);
       parameters.set('page', String(page));
@@ -607,10 +651,18 @@ export async function startWarehouseServer(
     const payload =
       reply.body === undefined ? undefined : JSON.stringify(reply.body, null, options.indent);
     const headers: Record<string, string> = { ...reply.headers };
-    if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+    if (payload !== undefined && options.chunked !== true) {
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
     response.writeHead(reply.status, headers);
     // HEAD: the same status and headers as GET, without the body (RFC 9110 §9.3.2).
-    response.end(request.method === 'HEAD' ? undefined : payload);
+    if (request.method === 'HEAD' || payload === undefined) response.end();
+    else if (options.chunked === true) {
+      // No Content-Length: node:http sends the body in chunks (RFC 9112 §7.1), here two.
+      const bytes = Buffer.from(payload, 'utf8');
+      response.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+      response.end(bytes.subarray(Math.floor(bytes.length / 2)));
+    } else response.end(payload);
   });
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
