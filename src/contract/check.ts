@@ -2,6 +2,7 @@
 import type { Declared } from './declared.ts';
 import type { Learned } from './learn.ts';
 import type { Reading } from './reading.ts';
+import type { Resource } from './resources.ts';
 import { sameSetting, type Decided, type StandIn, type StandInSettings } from './stand-in.ts';
 import type { Credentials, Holder, TargetClient, TokenLevel } from './target-client.ts';
 import type { Walk, WalkOptions } from './walk.ts';
@@ -39,6 +40,8 @@ export interface CheckContext {
   readonly primary: TokenLevel;
   /** What the unfiltered walks taught: real ids, names and items. */
   readonly learned: Learned;
+  /** Every list and item served, with a level that reads it: for the checks of every answer. */
+  readonly resources: readonly Resource[];
   /** How the target reads the interface's two-way points (name of the level, id type). */
   readonly reading: Reading;
   /** What the stand-in answers, for the stand-in-level checks to compare with. */

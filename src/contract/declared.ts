@@ -64,9 +64,20 @@ export interface DeclaredItem extends Served {
   readonly parameter: string;
 }
 
+/** An operation that answers the number of records of collections (`x-stockmock: {health}`). */
+export interface DeclaredHealth {
+  readonly path: string;
+  /** Each member of the answer and the collection whose records it counts. */
+  readonly counts: readonly (readonly [string, string])[];
+  readonly open: boolean;
+}
+
 export interface Declared {
   readonly lists: readonly DeclaredList[];
   readonly items: readonly DeclaredItem[];
+  readonly health: readonly DeclaredHealth[];
+  /** The collections behind the interface's own lists (the shipped spec's `products`). */
+  readonly interfaceRecords: readonly string[];
   /** Every level a view names, in the order met. */
   readonly levels: readonly string[];
 }
@@ -188,15 +199,28 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
   const lists: DeclaredList[] = [];
   const items: DeclaredItem[] = [];
   const levels = new Set<string>();
+  const health: DeclaredHealth[] = [];
+  const interfaceRecords = new Set<string>();
   for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
     const operation = pathItem?.get;
     const declaration = (operation as Json | undefined)?.['x-stockmock'];
     if (operation === undefined || !isObject(declaration)) continue;
+    if (isObject(declaration['health'])) {
+      const counts = Object.entries(declaration['health']).flatMap(([member, collection]) =>
+        typeof collection === 'string' ? [[member, collection] as const] : [],
+      );
+      const open = (operation.security ?? document.security ?? []).length === 0;
+      health.push({ path, counts, open });
+      continue;
+    }
     const record = records.get(String(declaration['collection']));
     const views = readViews(declaration);
     if (record === undefined || views === undefined) continue;
     if (views.kind === 'per-level') for (const level of views.byLevel.keys()) levels.add(level);
-    if (isInterfacePath(path)) continue;
+    if (isInterfacePath(path)) {
+      interfaceRecords.add(record.name);
+      continue;
+    }
     const open = (operation.security ?? document.security ?? []).length === 0;
     if (typeof declaration['item'] === 'string') {
       items.push({ path, parameter: declaration['item'], record, views, open });
@@ -223,5 +247,5 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
       filters,
     });
   }
-  return { lists, items, levels: [...levels] };
+  return { lists, items, health, interfaceRecords: [...interfaceRecords], levels: [...levels] };
 }

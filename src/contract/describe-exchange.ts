@@ -13,6 +13,7 @@ export function describeRequest(sent: Sent): string {
         ? 'a wrong token'
         : `${levelName(sent.as)} token`);
   const extra = [
+    ...(sent.headerCase === undefined ? [] : [`header names in ${sent.headerCase} case`]),
     ...Object.entries(sent.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
     ...(sent.scheme === undefined ? [] : [`Authorization: ${JSON.stringify(sent.scheme)}…`]),
   ];

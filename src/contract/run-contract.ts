@@ -30,6 +30,7 @@ import {
   type TargetClient,
   type TokenLevel,
 } from './target-client.ts';
+import { resourcesOf } from './resources.ts';
 import type { RunLimits } from './run-limits.ts';
 import { STOCK, walk, type Walk, type WalkOptions } from './walk.ts';
 
@@ -255,6 +256,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     declared,
     primary,
     learned,
+    resources: resourcesOf(learned, declared, { interfaceServed, levels, primary, holders }),
     reading,
     standIn,
     statuses: statusesOf(options.spec.dereferenced),
@@ -271,14 +273,15 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     ...singleItemChecks,
     ...accessLevelChecks,
     ...negativeChecks,
-    ...httpRuleChecks,
     generatedCheck(options.spec.dereferenced, () => interfaceValidator),
   ];
   const checks: Check[] = [
     realDataCheck(interfaceServed),
     // Without the interface's routes its checks do not apply: one line says so, not sixty.
     ...(interfaceServed ? interfaceChecks : []),
-    ...declaredChecks(declared),
+    // The rules of every answer, on whatever the spec serves.
+    ...httpRuleChecks,
+    ...declaredChecks(declared, interfaceServed),
   ];
   const results: CheckResult[] = [];
   const total = checks.length + 1;

@@ -46,7 +46,14 @@ export interface TargetRequest {
   readonly scheme?: string;
   /** The token changed before it is sent (a prefix, another case), said in words in reports. */
   readonly alter?: TokenChange;
+  /**
+   * Header names in lower or upper case (`authorization`, `AUTHORIZATION`) instead of the usual
+   * `Authorization`: names are case-insensitive (RFC 9110 §5.1).
+   */
+  readonly headerCase?: HeaderCase;
 }
+
+export type HeaderCase = 'lower' | 'upper';
 
 /** A change to a real token, to see that only the token itself is accepted. */
 export interface TokenChange {
@@ -78,6 +85,8 @@ export interface Sent {
   readonly scheme?: string;
   /** How the token was changed, in words. */
   readonly altered?: string;
+  /** How the header names were written, where not as usual. */
+  readonly headerCase?: HeaderCase;
 }
 
 export interface TargetClient {
@@ -148,6 +157,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
           ...(request.headers === undefined ? {} : { headers: request.headers }),
           ...(request.scheme === undefined ? {} : { scheme: request.scheme }),
           ...(request.alter === undefined ? {} : { altered: request.alter.described }),
+          ...(request.headerCase === undefined ? {} : { headerCase: request.headerCase }),
         };
         // Checked here, not only by the walks: no path through the checks may carry a token off.
         if (!reaches(url)) {
@@ -214,7 +224,13 @@ function send(
     }, timeoutMs);
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
-      { method: sent.method, headers, agent: url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT },
+      {
+        method: sent.method,
+        headers: Object.fromEntries(
+          Object.entries(headers).map(([name, value]) => [spelled(name, sent.headerCase), value]),
+        ),
+        agent: url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -251,6 +267,22 @@ function send(
     });
     request.end();
   });
+}
+
+/**
+ * A header name as sent: as clients usually write it (`Authorization`, `Access-Control-Request-
+ * Method`), so that a server reading exact names is met as curl and browsers meet it; or all in
+ * one case, where a check asks for it.
+ */
+function spelled(name: string, headerCase: HeaderCase | undefined): string {
+  if (headerCase === 'lower') return name.toLowerCase();
+  if (headerCase === 'upper') return name.toUpperCase();
+  return name
+    .toLowerCase()
+    .replaceAll(
+      /(^|-)([a-z])/g,
+      (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`,
+    );
 }
 
 /** Kept-alive connections, as fetch keeps them: a run makes thousands of requests. */

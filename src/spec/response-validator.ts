@@ -81,12 +81,18 @@ function judge(operation: Operation, response: RecordedResponse): Finding[] {
     });
     return findings;
   }
+  const mediaType = mediaTypeFinding(operation, response);
+  if (mediaType !== undefined) findings.push(mediaType);
   const result = validateOutput({
     resource: operation,
     element: { statusCode: response.status, headers: { ...response.headers }, body: response.body },
   });
   if (isLeft(result)) {
     for (const diagnostic of result.left) {
+      // Told once, by the exact comparison below.
+      if (mediaType !== undefined && diagnostic.message.startsWith('The received media type')) {
+        continue;
+      }
       findings.push({
         code: String(diagnostic.code ?? 'invalid'),
         message: diagnostic.message,
@@ -95,6 +101,34 @@ function judge(operation: Operation, response: RecordedResponse): Finding[] {
     }
   }
   return findings;
+}
+
+/**
+ * A body whose media type is not one the spec declares for its status. Prism reads
+ * `application/json` as matching `application/problem+json`, so an error sent as plain JSON
+ * passed; here the type (less its parameters, in any case) must be one declared, or match a
+ * declared range (`application/*`, `*\/*`).
+ */
+function mediaTypeFinding(operation: Operation, response: RecordedResponse): Finding | undefined {
+  const declared = operation.responses
+    .find((candidate) => candidate.code === String(response.status))
+    ?.contents?.map((content) => content.mediaType.toLowerCase());
+  if (declared === undefined || declared.length === 0 || response.body === undefined) {
+    return undefined;
+  }
+  const received = (response.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  const matches = declared.some(
+    (type) =>
+      type === received ||
+      type === '*/*' ||
+      (type.endsWith('/*') && received?.startsWith(type.slice(0, -1)) === true),
+  );
+  if (matches) return undefined;
+  return {
+    code: 'invalid',
+    message: `The received media type "${received ?? ''}" is not one the spec declares for ${String(response.status)}: ${declared.join(', ')}`,
+    path: 'header.content-type',
+  };
 }
 
 /** The operation as if it declared only the one response, for methods and paths it lacks. */

@@ -243,20 +243,26 @@ const SMALLEST_CLASS = 3;
 const statusRule: Check = {
   id: 'access.status-rule',
   title:
-    'No class of quantity (unknown, 0, 1–9, 10–99, …) has most of its statuses contradicting it: the status follows the quantity as a rule',
+    'No class of quantity (unknown, 0, 1–9, 10–99, …) or of status has most of its items contradicting the quantity: the status follows the quantity as a rule',
   level: 'stand-in',
   source: 'PRODUCT.md: status when a fixture gives none',
   needs: ['quantity'],
   async run(context) {
+    // By class of quantity, and by status: an unknown quantity written as 0 while the status
+    // stays on_request hides among real zeros, but not among the on_request items.
     const classes = new Map<string, { items: number; contradicting: Item[] }>();
     for (const item of context.learned.stock.get('quantity') ?? []) {
       const quantity = item[context.reading.stockField];
-      const name = quantityClass(quantity);
-      if (name === undefined) continue;
-      const entry = classes.get(name) ?? { items: 0, contradicting: [] };
-      entry.items += 1;
-      if (contradiction(quantity, item['status']) !== undefined) entry.contradicting.push(item);
-      classes.set(name, entry);
+      const byQuantity = quantityClass(quantity);
+      const byStatus =
+        typeof item['status'] === 'string' ? `items whose status is ${item['status']}` : undefined;
+      for (const name of [byQuantity, byStatus]) {
+        if (name === undefined) continue;
+        const entry = classes.get(name) ?? { items: 0, contradicting: [] };
+        entry.items += 1;
+        if (contradiction(quantity, item['status']) !== undefined) entry.contradicting.push(item);
+        classes.set(name, entry);
+      }
     }
     const failures: Failure[] = [...classes]
       .filter(
@@ -302,7 +308,8 @@ const quantityNotNegative: Check = {
  */
 const noCrossLevelAnswers: Check = {
   id: 'access.no-cross-level-answers',
-  title: 'The same URL asked with each token gets each level its own view (no shared cache)',
+  title:
+    "The same URL asked with each token gets each level its own view (no shared cache), and the other level's validator gets no 304",
   level: 'interface',
   source: 'interface: Authentication',
   needs: ['status', 'quantity'],
@@ -318,8 +325,26 @@ const noCrossLevelAnswers: Check = {
     const failures: Failure[] = [];
     for (const [index, path] of paths.entries()) {
       const order: TokenLevel[] = index % 2 === 0 ? ['quantity', 'status'] : ['status', 'quantity'];
+      let validator: string | undefined;
       for (const level of order) {
-        const exchange = await context.client.request({ path, as: level });
+        // The other level's validator too: a 304 would tell this level to reuse the other's
+        // answer (RFC 9110 §13.1.2: a validator names one representation).
+        const exchange = await context.client.request({
+          path,
+          as: level,
+          ...(validator === undefined ? {} : { headers: { 'if-none-match': validator } }),
+        });
+        validator = exchange.kind === 'response' ? exchange.response.headers['etag'] : undefined;
+        if (statusOf(exchange) === 304) {
+          failures.push(
+            failureOf(
+              exchange,
+              "A validator of the other level's answer is answered 304: this level would reuse the other's view",
+              `200 with the ${level} view`,
+            ),
+          );
+          continue;
+        }
         if (statusOf(exchange) !== 200) continue;
         const wrong = stockItemsOf(exchange)
           .map((item) => levelProblem(context, item, level))

@@ -13,19 +13,20 @@ import {
   viewFor,
   type Declared,
   type DeclaredFilter,
+  type DeclaredHealth,
   type DeclaredItem,
   type DeclaredList,
   type DeclaredRecord,
   type DeclaredView,
 } from '../declared.ts';
-import { describeRequest, failureOf } from '../describe-exchange.ts';
+import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { readerName, readersOf } from '../learn.ts';
 import { foldLoosely } from '../oracle/fold-case.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
 import { idOf, idsNotIn, someIds, type Item } from '../walk.ts';
-import { exactly, nameChecksOf, walkFiltered } from './filters.ts';
-import { paginationChecksOf } from './pagination.ts';
+import { bothApply, exactly, nameChecksOf, walkFiltered } from './filters.ts';
+import { paginationChecksOf, type Sublist } from './pagination.ts';
 import { sample } from './single-item.ts';
 import { keyAboveAll } from '../unknown-key.ts';
 
@@ -96,9 +97,25 @@ function probeValues(filter: DeclaredFilter, values: readonly unknown[]): string
     // A piece of a served text too: equal is not "contains" nor "starts with".
     const text = values.find((value) => typeof value === 'string' && value.length >= 2);
     const piece = typeof text === 'string' ? text.slice(0, -1) : undefined;
-    return [...new Set([narrowing[0], narrowing.at(-1), byCount[0], piece])].filter(
-      (probe) => probe !== undefined,
+    // In another case: an exact match is not a case-insensitive one.
+    const cased = values.find(
+      (value) => typeof value === 'string' && value.toUpperCase() !== value.toLowerCase(),
     );
+    const swapped =
+      typeof cased === 'string'
+        ? cased === cased.toUpperCase()
+          ? cased.toLowerCase()
+          : cased.toUpperCase()
+        : undefined;
+    // With spaces around it: an exact match does not trim.
+    const spaced = typeof text === 'string' ? ` ${text} ` : undefined;
+    // A served text beyond ASCII held by several items: its links must carry it as UTF-8.
+    const unicode = byCount
+      .filter((probe) => /[^\p{ASCII}]/u.test(probe) && (counts.get(probe) ?? 0) >= 2)
+      .at(-1);
+    return [
+      ...new Set([narrowing[0], narrowing.at(-1), byCount[0], piece, swapped, spaced, unicode]),
+    ].filter((probe) => probe !== undefined);
   }
   if (filter.match === 'contains') {
     const texts = values.filter((value) => typeof value === 'string' && value.length >= 3);
@@ -108,8 +125,9 @@ function probeValues(filter: DeclaredFilter, values: readonly unknown[]): string
     return [middle.slice(start, start + 3), middle];
   }
   const numbers = values.filter((value) => typeof value === 'number').sort((a, b) => a - b);
+  // And 0, which a falsy test reads as "not given".
   return [
-    ...new Set([numbers[Math.floor(numbers.length / 2)], numbers[1], numbers.at(-2)]),
+    ...new Set([numbers[Math.floor(numbers.length / 2)], numbers[1], numbers.at(-2), 0]),
   ].flatMap((value) => (value === undefined ? [] : [String(value)]));
 }
 
@@ -151,20 +169,26 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
         filter,
         keyed.map((entry) => entry.value),
       ).filter((text) => judgeValue(filter.schema, text) === 'valid');
+      if (probes.length === 0) {
+        return {
+          failures: [],
+          skipped: `no served value of ${filter.field} makes a probe the parameter's schema accepts`,
+        };
+      }
       for (const text of probes) {
         const query = { [filter.parameter]: text };
         const strict = keyed.filter((e) => keeps(filter, e.value, text)).map((e) => e.key);
         const loose = keyed.filter((e) => mayKeep(filter, e.value, text)).map((e) => e.key);
-        const filtered = await walkFiltered(
-          context,
-          list.collection,
-          query,
-          loose.length,
-          undefined,
-          as,
-        );
+        const walkAt = (limit?: number) =>
+          walkFiltered(context, list.collection, query, loose.length, limit, as);
+        const filtered = await walkAt();
         if (filter.match !== 'contains') {
           failures.push(...exactly(query, filtered, strict));
+          // A few a page too: a filter applied to each page, or dropped by the links, shows
+          // only once the matches span pages.
+          if (strict.length >= 2) {
+            failures.push(...exactly(query, await walkAt(smallPage(strict.length)), strict));
+          }
           continue;
         }
         failures.push(...filtered.failures);
@@ -180,6 +204,99 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
         }
       }
       return found(failures.slice(0, 10));
+    },
+  };
+}
+
+/** A page size that spreads `count` items over about three pages. */
+function smallPage(count: number): number {
+  return Math.max(1, Math.ceil(count / 3));
+}
+
+/** The strictest reading of two filters at once: both keep the item. */
+function keepsBoth(
+  filters: readonly (readonly [DeclaredFilter, string])[],
+  entry: Readonly<Record<string, unknown>>,
+  loose: boolean,
+): boolean {
+  return filters.every(([filter, text]) =>
+    (loose ? mayKeep : keeps)(filter, entry[filter.field], text),
+  );
+}
+
+/**
+ * Rule: filters combine with AND (PRODUCT.md; the spec's declaration), on every page. What
+ * breaks it: OR, the last filter winning, one filter dropped when another is given (`max`
+ * ignored beside `min`), or dropped by the links. Every pair of filters whose field one level
+ * sees, each at a value that narrows the list, walked at a few items a page.
+ */
+function combinedCheck(list: DeclaredList): Check {
+  const { path } = list.collection;
+  return {
+    id: `filters.${path}.combined`,
+    title: `${path} with two filters at once: the items both keep, on every page`,
+    level: 'interface',
+    source: sourceOf(path, 'filters (all apply together)'),
+    needs: [],
+    async run(context): Promise<Findings> {
+      const learned = context.learned.declared.get(path);
+      const holder = learned?.holder;
+      const view = holder === undefined ? undefined : viewFor(list.views, readerName(holder));
+      if (learned === undefined || holder === undefined || view === undefined) {
+        return { failures: [], skipped: 'no level with a token reads the list' };
+      }
+      // Each record as fields, from what the holder's view shows.
+      const records = learned.items.flatMap((item) => {
+        const key = idOf(list.collection, item);
+        if (key === undefined) return [];
+        const fields: Record<string, unknown> = {};
+        for (const filter of list.filters) {
+          const member = memberOf(view, filter.field);
+          if (member !== undefined) fields[filter.field] = item[member];
+        }
+        return [{ key, fields }];
+      });
+      const usable = list.filters.filter((filter) => memberOf(view, filter.field) !== undefined);
+      const probeOf = (filter: DeclaredFilter): string | undefined =>
+        probeValues(
+          filter,
+          records.map((record) => record.fields[filter.field]),
+        ).find((text) => {
+          const kept = records.filter((r) => keeps(filter, r.fields[filter.field], text)).length;
+          return judgeValue(filter.schema, text) === 'valid' && kept > 0 && kept < records.length;
+        });
+      const pairs: (readonly [DeclaredFilter, string])[][] = [];
+      for (const [index, first] of usable.entries()) {
+        for (const second of usable.slice(index + 1)) {
+          const a = probeOf(first);
+          const b = probeOf(second);
+          if (a !== undefined && b !== undefined)
+            pairs.push([
+              [first, a],
+              [second, b],
+            ]);
+        }
+      }
+      if (pairs.length === 0) {
+        return { failures: [], skipped: 'no two filters narrow the list at values it serves' };
+      }
+      const failures: Failure[] = [];
+      for (const pair of pairs) {
+        const query = Object.fromEntries(pair.map(([filter, text]) => [filter.parameter, text]));
+        const strict = records.filter((r) => keepsBoth(pair, r.fields, false)).map((r) => r.key);
+        const loose = records.filter((r) => keepsBoth(pair, r.fields, true)).map((r) => r.key);
+        const filtered = await walkFiltered(
+          context,
+          list.collection,
+          query,
+          loose.length,
+          smallPage(Math.max(strict.length, 2)),
+          holder,
+        );
+        failures.push(...bothApply(query, filtered, strict, loose));
+        if (failures.length >= 10) break;
+      }
+      return found(failures);
     },
   };
 }
@@ -310,7 +427,23 @@ function viewsCheck(list: DeclaredList): Check {
           }
         }
       }
-      return found(failures.slice(0, 10), `levels ${[...byLevel.keys()].join(', ')}`);
+      // An optional field that a rest view would show and no item shows at any level: data
+      // without it, or a view that drops it; nothing from outside tells which, so it is told.
+      const unseen = [...list.record.fields].filter(
+        (field) =>
+          !list.record.required.has(field) &&
+          [...byLevel].some(([level]) => viewFor(list.views, level)?.rest === true) &&
+          [...byLevel].every(([level, items]) => {
+            const view = viewFor(list.views, level);
+            const member = view === undefined ? undefined : memberOf(view, field);
+            return member === undefined || items.every((item) => !Object.hasOwn(item, member));
+          }),
+      );
+      const note =
+        unseen.length === 0
+          ? ''
+          : `; declared but shown by no item at any level: ${unseen.join(', ')}`;
+      return found(failures.slice(0, 10), `levels ${[...byLevel.keys()].join(', ')}${note}`);
     },
   };
 }
@@ -397,6 +530,23 @@ async function compareItem(
   const shown = data as Item;
   const request = describeRequest(exchange);
   const failures = viewFailures([shown], itemView, at.item.record, at.fields, request, level);
+  // What `rest` shows beyond the members is the same record's too: the same values.
+  if (itemView.rest && listView.rest) {
+    const rest = new Set([...Object.keys(at.entry), ...Object.keys(shown)]);
+    for (const member of rest) {
+      if (listView.members.has(member) || itemView.members.has(member)) continue;
+      const value = at.entry[member];
+      if (!isDeepStrictEqual(shown[member], value)) {
+        failures.push(
+          failureOf(
+            exchange,
+            `Item ${String(at.key)} shows another ${member} than the list does (${level} token)`,
+            JSON.stringify({ [member]: value }),
+          ),
+        );
+      }
+    }
+  }
   for (const [member, field] of itemView.members) {
     const listed = memberOf(listView, field);
     if (listed === undefined || !Object.hasOwn(at.entry, listed)) continue;
@@ -453,19 +603,108 @@ function tokenCheck(list: DeclaredList): Check {
   };
 }
 
+/**
+ * The part of a list that an exact filter keeps, at its most common value (at least three
+ * items, not all): the last-pages probes at that part's own length.
+ */
+function exactSublists(context: CheckContext, list: DeclaredList): Sublist[] {
+  const learned = context.learned.declared.get(list.collection.path);
+  const view =
+    learned?.holder === undefined ? undefined : viewFor(list.views, readerName(learned.holder));
+  if (learned === undefined || view === undefined) return [];
+  for (const filter of list.filters.filter((candidate) => candidate.match === 'exact')) {
+    const member = memberOf(view, filter.field);
+    if (member === undefined) continue;
+    const counts = new Map<string, number>();
+    for (const item of learned.items) {
+      const value = item[member];
+      if (typeof value === 'string' || typeof value === 'number') {
+        counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
+      }
+    }
+    const [text, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (text === undefined || count === undefined || count < 3 || count === learned.items.length) {
+      continue;
+    }
+    if (judgeValue(filter.schema, text) !== 'valid') continue;
+    return [
+      {
+        query: { [filter.parameter]: text },
+        items: learned.items.filter((item) => String(item[member]) === text),
+      },
+    ];
+  }
+  return [];
+}
+
+// ---- health -----------------------------------------------------------------------------------
+
+/**
+ * Rule: a count a health operation declares is the number of the collection's records (the
+ * spec's `x-stockmock: {health}`). What breaks it: the first page counted, one level's view, a
+ * count kept from an earlier load. Judged against the unfiltered walks. The shipped spec's
+ * /healthz is PRODUCT.md's, not the interface's: there the check is the stand-in's.
+ */
+function healthCheck(health: DeclaredHealth, declared: Declared, interfaceServed: boolean): Check {
+  return {
+    id: `health.${health.path}`,
+    title: `${health.path}: each count it declares is the number of records of its collection`,
+    ...(interfaceServed
+      ? { level: 'stand-in' as const, source: 'PRODUCT.md: Surface (GET /healthz)' }
+      : { level: 'interface' as const, source: sourceOf(health.path, 'health') }),
+    needs: [],
+    async run(context): Promise<Findings> {
+      const countOf = (collection: string): number | undefined => {
+        if (declared.interfaceRecords.includes(collection) && interfaceServed) {
+          return context.learned.products.length;
+        }
+        const list = declared.lists.find((candidate) => candidate.record.name === collection);
+        const learned = list && context.learned.declared.get(list.collection.path);
+        return learned?.holder === undefined ? undefined : learned.items.length;
+      };
+      const known = health.counts.flatMap(([member, collection]) => {
+        const count = countOf(collection);
+        return count === undefined ? [] : [[member, count] as const];
+      });
+      if (known.length === 0) {
+        return { failures: [], skipped: 'no collection it counts was read whole' };
+      }
+      const [holder] = context.holders;
+      const as: Credentials = health.open || holder === undefined ? 'none' : holder;
+      const exchange = await context.client.request({ path: health.path, as });
+      const body = exchange.kind === 'response' ? exchange.response.body : undefined;
+      const failures = known.flatMap(([member, count]) =>
+        statusOf(exchange) === 200 &&
+        (body as Record<string, unknown> | undefined)?.[member] === count
+          ? []
+          : [
+              failureOf(
+                exchange,
+                `${member} is not the number of records`,
+                `200 with ${member}: ${String(count)}`,
+              ),
+            ],
+      );
+      return found(failures);
+    },
+  };
+}
+
 // ---- all of them ------------------------------------------------------------------------------
 
 /** Every check of every list and item the spec declares beyond the interface's. */
-export function declaredChecks(declared: Declared): Check[] {
+export function declaredChecks(declared: Declared, interfaceServed: boolean): Check[] {
   return [
+    ...declared.health.map((health) => healthCheck(health, declared, interfaceServed)),
     ...declared.lists.flatMap((list) => {
       const label = list.record.label;
       return [
-        ...paginationChecksOf(list.collection),
+        ...paginationChecksOf(list.collection, (context) => exactSublists(context, list)),
         ...(list.collection.labelFilter === undefined ? [] : nameChecksOf(list.collection)),
         ...list.filters
           .filter((filter) => !(filter.match === 'contains' && filter.field === label))
           .map((filter) => fieldFilter(list, filter)),
+        combinedCheck(list),
         viewsCheck(list),
         ...(list.open ? [] : [tokenCheck(list)]),
       ].map((check) => guarded(check, list));

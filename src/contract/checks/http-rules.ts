@@ -3,18 +3,43 @@
  * challenge and scheme (RFC 6750, RFC 9110 §11), content negotiation (RFC 9110 §12.5.1), and the
  * rules every single answer must keep (JSON bodies, RFC 9457 problems).
  */
-import type { Check, CheckContext, Failure } from '../check.ts';
+import { isDeepStrictEqual } from 'node:util';
+import type { Check, CheckContext, Failure, Findings } from '../check.ts';
 import { found } from '../check.ts';
 import { describeResponse, failureOf, statusOf } from '../describe-exchange.ts';
 import { rawHead } from '../raw-head.ts';
 import type { Decided } from '../stand-in.ts';
-import type { Exchange, TargetRequest, TokenChange, TokenLevel } from '../target-client.ts';
-import { keyAboveAll } from '../unknown-key.ts';
+import type { Resource } from '../resources.ts';
+import {
+  levelName,
+  type Exchange,
+  type Holder,
+  type TargetRequest,
+  type TokenChange,
+} from '../target-client.ts';
 
-const RESOURCES = (context: CheckContext): string[] => {
-  const id = String(context.learned.ids[0] ?? 1);
-  return ['/v1/stock', `/v1/stock/${id}`, '/v1/products', `/v1/products/${id}`];
-};
+/** The first list served, and who reads it: where one request stands for all. */
+function firstList(context: CheckContext): Resource | undefined {
+  return context.resources.find((resource) => resource.kind === 'list');
+}
+
+/** The first list that takes a token: where the token checks ask. */
+function guardedList(context: CheckContext): Resource | undefined {
+  return context.resources.find((resource) => resource.kind === 'list' && resource.needsToken);
+}
+
+/** A check that needs a list, skipped with the reason where none can be read. */
+function onList(
+  pick: (context: CheckContext) => Resource | undefined,
+  run: (context: CheckContext, list: Resource) => Promise<Findings>,
+): (context: CheckContext) => Promise<Findings> {
+  return async (context) => {
+    const list = pick(context);
+    return list === undefined
+      ? { failures: [], skipped: 'no list the spec serves could be read with the tokens given' }
+      : run(context, list);
+  };
+}
 
 /** A JSON media type: `application/json` or a `+json` suffix, with any parameters. */
 export const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
@@ -59,7 +84,34 @@ export function answerRuleFindings(exchange: Exchange): string[] {
   if (type !== undefined && /^application\/problem\+json/i.test(type) && typeof body === 'object') {
     findings.push(...problemFindings(body, status));
   }
+  if (exchange.as !== 'none' && sharedCacheReuses(headers)) {
+    findings.push(
+      `an answer to a request with a token that a shared cache may store and give to other tokens (Cache-Control: ${headers['cache-control'] ?? ''}; Vary: ${headers['vary'] ?? '(none)'}): mark it private, or vary it by Authorization (RFC 9111 §3.5, §4.1)`,
+    );
+  }
   return findings;
+}
+
+/**
+ * Whether a shared cache may store an answer to a request with credentials and give it to a
+ * request with other credentials: a directive lets it store the answer (RFC 9111 §3.5: public,
+ * s-maxage, must-revalidate), none forbids it (private, no-store), and Vary does not name
+ * Authorization (nor `*`), so the stored answer matches any token.
+ */
+function sharedCacheReuses(headers: Readonly<Record<string, string>>): boolean {
+  const directives = (headers['cache-control'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((directive) => directive.trim().split('=')[0] ?? '');
+  const stores = directives.some((name) =>
+    ['public', 's-maxage', 'must-revalidate'].includes(name),
+  );
+  const forbids = directives.some((name) => name === 'private' || name === 'no-store');
+  const varies = (headers['vary'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .some((name) => ['authorization', '*'].includes(name.trim()));
+  return stores && !forbids && !varies;
 }
 
 /** RFC 9457 §3.1: each member, where present, of its type; `status` the answer's own. */
@@ -116,8 +168,8 @@ const otherMethods: Check = {
   source: 'RFC 9110 §15.5.6',
   needs: [],
   async run(context) {
-    const requests = RESOURCES(context).flatMap((path) =>
-      ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path, as: context.primary })),
+    const requests = context.resources.flatMap(({ path, as }) =>
+      ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path, as })),
     );
     const allowed = new Map<string, string>();
     const failures = await probe(context, requests, (exchange) => {
@@ -132,11 +184,11 @@ const otherMethods: Check = {
     // must not itself be answered 405. CONNECT and TRACE are not tried.
     const named = [...allowed]
       .filter(([, method]) => !['CONNECT', 'TRACE'].includes(method))
-      .map(([key, method]) => ({
-        method,
-        path: key.slice(method.length + 1),
-        as: context.primary,
-      }));
+      .map(([key, method]) => {
+        const path = key.slice(method.length + 1);
+        const as = context.resources.find((resource) => path.endsWith(resource.path))?.as;
+        return { method, path, as: as ?? ('none' as const) };
+      });
     failures.push(
       ...(await probe(context, named, (exchange) =>
         statusOf(exchange) === 405
@@ -155,11 +207,13 @@ const head: Check = {
   source: 'RFC 9110 §9.3.2',
   needs: [],
   async run(context) {
-    const unknown = `/v1/stock/${String(keyAboveAll(context.learned.ids))}`;
+    const guarded = guardedList(context);
     const cases: TargetRequest[] = [
-      ...RESOURCES(context).map((path) => ({ path, as: context.primary })),
-      { path: unknown, as: context.primary },
-      { path: '/v1/stock', as: 'none' },
+      ...context.resources.flatMap(({ path, as, unknown }) => [
+        { path, as },
+        ...(unknown === undefined ? [] : [{ path: unknown, as }]),
+      ]),
+      ...(guarded === undefined ? [] : [{ path: guarded.path, as: 'none' as const }]),
     ];
     const failures: Failure[] = [];
     for (const request of cases) {
@@ -210,24 +264,43 @@ const head: Check = {
 
 const authScheme: Check = {
   id: 'http.auth-scheme',
-  title: 'The bearer scheme is read in any case and after one or more spaces',
+  title:
+    "The bearer scheme is read in any case and after one or more spaces, and header names in any case, each getting the token's own answer",
   level: 'interface',
   source: 'RFC 9110 §11.1, §11.4; RFC 6750 §2.1',
   needs: [],
-  async run(context) {
-    const requests = ['bearer ', 'BEARER ', 'Bearer  ', 'bEaReR '].map((scheme) => ({
-      path: '/v1/stock?limit=1',
-      as: context.primary,
-      scheme,
-    }));
-    return found(
-      await probe(context, requests, (exchange) =>
-        statusOf(exchange) === 200
-          ? undefined
-          : 'A valid token in another spelling of the scheme is refused',
-      ),
-    );
-  },
+  /**
+   * Rule: the scheme name is case-insensitive, and one or more spaces follow it; the token, not
+   * its spelling, decides the level. What breaks it: a parser that matches `Bearer ` exactly,
+   * or one that accepts other spellings but then serves them as no particular level. So each
+   * spelling, and header names in upper case, must get what the canonical one gets, at every
+   * level with a token.
+   */
+  run: onList(guardedList, async (context, list) => {
+    const failures: Failure[] = [];
+    for (const as of list.readers) {
+      const path = `${list.path}?limit=3`;
+      const canonical = await context.client.request({ path, as });
+      const body = canonical.kind === 'response' ? canonical.response.body : undefined;
+      const variants: TargetRequest[] = [
+        ...['bearer ', 'BEARER ', 'Bearer  ', 'bEaReR '].map((scheme) => ({ path, as, scheme })),
+        { path, as, headerCase: 'lower' },
+        { path, as, headerCase: 'upper' },
+      ];
+      failures.push(
+        ...(await probe(context, variants, (exchange) => {
+          if (statusOf(exchange) !== 200) {
+            return 'A valid token in another spelling of the scheme, or of the header name, is refused';
+          }
+          const got = exchange.kind === 'response' ? exchange.response.body : undefined;
+          return isDeepStrictEqual(got, body)
+            ? undefined
+            : `Another spelling of the scheme or header name gets another answer than \`Bearer \` with the same token: ${describeResponse(canonical).slice(0, 120)}`;
+        })),
+      );
+    }
+    return found(failures);
+  }),
 };
 
 const missingToken: Check = {
@@ -237,10 +310,13 @@ const missingToken: Check = {
   source: 'RFC 6750 §3, §3.1; RFC 9110 §15.5.2',
   needs: [],
   async run(context) {
-    const requests: TargetRequest[] = RESOURCES(context).flatMap((path) => [
-      { path, as: 'none' as const },
-      { path, as: 'wrong' as const },
-    ]);
+    const requests: TargetRequest[] = context.resources
+      .filter((resource) => resource.needsToken)
+      .flatMap(({ path }) => [
+        { path, as: 'none' as const },
+        { path, as: 'wrong' as const },
+      ]);
+    if (requests.length === 0) return { failures: [], skipped: 'nothing served needs a token' };
     return found(
       await probe(context, requests, (exchange) => {
         if (statusOf(exchange) !== 401)
@@ -276,30 +352,27 @@ const exactTokens: Check = {
   level: 'interface',
   source: 'RFC 6750 §3.1 (invalid_token), §2.1; interface: Authentication',
   needs: [],
-  async run(context) {
-    const tokenOf = (level: TokenLevel): string =>
-      (context.client.prepare({ path: '/', as: level }).headers['authorization'] ?? '').slice(
+  run: onList(guardedList, async (context, list) => {
+    const tokenOf = (holder: Holder): string =>
+      (context.client.prepare({ path: '/', as: holder }).headers['authorization'] ?? '').slice(
         'Bearer '.length,
       );
-    const given = new Set(context.levels.map(tokenOf));
+    const given = new Set(context.holders.map(tokenOf));
+    const path = `${list.path}?limit=1`;
     const requests: TargetRequest[] = [
-      ...context.levels.flatMap((level) =>
+      ...context.holders.flatMap((holder) =>
         NEAR_TOKENS
           // A change that gives a token the target was given (or the same text) proves nothing.
-          .filter((change) => !given.has(change.apply(tokenOf(level))))
+          .filter((change) => !given.has(change.apply(tokenOf(holder))))
           .map((change) => ({
-            path: '/v1/stock?limit=1',
-            as: level,
-            alter: { ...change, described: `the ${level} ${change.described}` },
+            path,
+            as: holder,
+            alter: { ...change, described: `the ${levelName(holder)} ${change.described}` },
           })),
       ),
-      { path: '/v1/stock?limit=1', as: 'none', headers: { authorization: 'Bearer' } },
-      { path: '/v1/stock?limit=1', as: 'none', headers: { authorization: 'Bearer    ' } },
-      {
-        path: '/v1/stock?limit=1',
-        as: 'none',
-        headers: { authorization: 'Basic c3RhdHVzOnN0YXR1cw==' },
-      },
+      { path, as: 'none', headers: { authorization: 'Bearer' } },
+      { path, as: 'none', headers: { authorization: 'Bearer    ' } },
+      { path, as: 'none', headers: { authorization: 'Basic c3RhdHVzOnN0YXR1cw==' } },
     ];
     return found(
       await probe(context, requests, (exchange) =>
@@ -308,34 +381,43 @@ const exactTokens: Check = {
           : 'Credentials that are not a configured token are not answered 401 (an access this client was never given)',
       ),
     );
-  },
+  }),
 };
 
 const noServerErrors: Check = {
   id: 'http.no-server-errors',
   title:
-    'Edge requests get an answer, not a 5xx: a plain OPTIONS, pages past 2^31 and 2^53 − 1, an empty bearer token',
+    'Edge requests get an answer, not a 5xx: a plain OPTIONS, a CORS preflight, pages past 2^31 and 2^53 − 1, an empty bearer token',
   level: 'interface',
   source: 'RFC 9110 §15.6; interface: Pagination',
   needs: [],
-  async run(context) {
+  run: onList(firstList, async (context, { path, as }) => {
     const requests: TargetRequest[] = [
-      { method: 'OPTIONS', path: '/v1/stock', as: 'none' },
-      { method: 'OPTIONS', path: '/v1/stock', as: context.primary },
-      { path: '/v1/stock?page=2147483648', as: context.primary },
-      { path: '/v1/stock?page=4294967297', as: context.primary },
-      { path: '/v1/stock?page=9007199254740991', as: context.primary },
-      { path: '/v1/stock?page=9007199254740992', as: context.primary },
-      { path: '/v1/stock', as: 'none', headers: { authorization: 'Bearer ' } },
+      { method: 'OPTIONS', path, as: 'none' },
+      { method: 'OPTIONS', path, as },
+      { method: 'OPTIONS', path, as: 'none', headers: PREFLIGHT },
+      { path: `${path}?page=2147483648`, as },
+      { path: `${path}?page=4294967297`, as },
+      { path: `${path}?page=9007199254740991`, as },
+      { path: `${path}?page=9007199254740992`, as },
+      { path, as: 'none', headers: { authorization: 'Bearer ' } },
     ];
     return found(
       await probe(context, requests, (exchange) => {
         const status = statusOf(exchange);
         if (status === undefined) return 'No answer';
-        return status >= 500 ? `A server error (${String(status)})` : undefined;
+        if (status >= 500) return `A server error (${String(status)})`;
+        // A page this far is past the end of any list: whatever it holds (the last page again
+        // is open), it has no next, whatever integer type the service reads it into (a 32-bit
+        // page number wraps to page 1, which has one).
+        const body = exchange.kind === 'response' ? exchange.response.body : undefined;
+        const next = (body as { links?: { next?: unknown } } | undefined)?.links?.next;
+        return status === 200 && /[?&]page=/.test(exchange.url) && (next ?? null) !== null
+          ? 'A page far past the end has a next link (a page number that wrapped?)'
+          : undefined;
       }),
     );
-  },
+  }),
 };
 
 const challengeAsStandIn: Check = {
@@ -345,12 +427,12 @@ const challengeAsStandIn: Check = {
   level: 'stand-in',
   source: 'PRODUCT.md: missing or invalid token; RFC 6750 §3',
   needs: [],
-  async run(context) {
+  run: onList(guardedList, async (context, { path }) => {
     const want = context.standIn.settings.realm;
     const requests: TargetRequest[] = [
-      { path: '/v1/stock', as: 'none' },
-      { path: '/v1/stock', as: 'wrong' },
-      { path: '/v1/stock', as: 'none', headers: { authorization: 'Basic dXNlcjpwYXNz' } },
+      { path, as: 'none' },
+      { path, as: 'wrong' },
+      { path, as: 'none', headers: { authorization: 'Basic dXNlcjpwYXNz' } },
     ];
     const realms = new Set<string>();
     const failures = await probe(context, requests, (exchange) => {
@@ -376,7 +458,7 @@ const challengeAsStandIn: Check = {
         ? [{ setting: 'realm', value: named, seen: `the bearer realm is "${named}"` }]
         : [];
     return { failures, decided };
-  },
+  }),
 };
 
 /**
@@ -401,6 +483,10 @@ export function parseBearerChallenge(value: string): Map<string, string> | undef
 
 /** Accept values that admit JSON: parameters such as charset never exclude it (§12.5.1). */
 const ADMITS_JSON = [
+  // Media types, parameter names and q are case-insensitive (RFC 9110 §8.3.1, §12.4.2).
+  'Application/JSON',
+  'APPLICATION/JSON; CHARSET=UTF-8',
+  'text/html, Application/Json;Q=0.9',
   'application/json; charset=utf-8',
   'application/json;charset=UTF-8',
   'application/json; v=1',
@@ -416,12 +502,16 @@ const acceptAdmitsJson: Check = {
   level: 'interface',
   source: 'RFC 9110 §12.5.1; interface: Authentication (Accept: application/json)',
   needs: [],
-  async run(context) {
-    const requests = ADMITS_JSON.map((accept) => ({
-      path: '/v1/stock?limit=1',
-      as: context.primary,
-      headers: { accept },
-    }));
+  run: onList(firstList, async (context, { path, as }) => {
+    const requests: TargetRequest[] = [
+      ...ADMITS_JSON.map((accept) => ({ path: `${path}?limit=1`, as, headers: { accept } })),
+      ...(['lower', 'upper'] as const).map((headerCase) => ({
+        path: `${path}?limit=1`,
+        as,
+        headers: { accept: 'application/json' },
+        headerCase,
+      })),
+    ];
     return found(
       await probe(context, requests, (exchange) => {
         const type =
@@ -431,8 +521,11 @@ const acceptAdmitsJson: Check = {
           : 'An Accept that admits JSON is not served JSON';
       }),
     );
-  },
+  }),
 };
+
+/** Accept values that exclude JSON: other types, in any case, and JSON at q=0 ("not this"). */
+const WITHOUT_JSON = ['text/html', 'application/xml', 'Text/HTML', 'application/json;q=0'];
 
 const acceptWithoutJson: Check = {
   id: 'http.accept-without-json',
@@ -440,10 +533,10 @@ const acceptWithoutJson: Check = {
   level: 'interface',
   source: 'RFC 9110 §12.5.1, §15.5.7',
   needs: [],
-  async run(context) {
-    const requests = ['text/html', 'application/xml'].map((accept) => ({
-      path: '/v1/stock?limit=1',
-      as: context.primary,
+  run: onList(firstList, async (context, { path, as }) => {
+    const requests = WITHOUT_JSON.map((accept) => ({
+      path: `${path}?limit=1`,
+      as,
       headers: { accept },
     }));
     return found(
@@ -456,7 +549,7 @@ const acceptWithoutJson: Check = {
           : 'An Accept without JSON gets neither 406 nor JSON';
       }),
     );
-  },
+  }),
 };
 
 const notAcceptableAsStandIn: Check = {
@@ -466,10 +559,17 @@ const notAcceptableAsStandIn: Check = {
   source: 'PRODUCT.md: Accept',
   needs: [],
   async run(context) {
-    const path = `/v1/products/${String(context.learned.ids[0] ?? 1)}`;
-    const requests = ['text/html', 'application/xml'].map((accept) => ({
-      path,
-      as: context.primary,
+    const resource =
+      context.resources.find((candidate) => candidate.kind === 'item') ?? firstList(context);
+    if (resource === undefined) {
+      return {
+        failures: [],
+        skipped: 'nothing the spec serves could be read with the tokens given',
+      };
+    }
+    const requests = WITHOUT_JSON.map((accept) => ({
+      path: resource.path,
+      as: resource.as,
       headers: { accept },
     }));
     const want = context.standIn.settings.accept;
@@ -504,6 +604,87 @@ const notAcceptableAsStandIn: Check = {
   },
 };
 
+/** A browser's preflight for a GET with a bearer token, from another origin. */
+const PREFLIGHT = {
+  origin: 'https://client.example',
+  'access-control-request-method': 'GET',
+  'access-control-request-headers': 'authorization',
+};
+
+/** Whether a comma-separated header value names `wanted` (case-insensitive), or is `*`. */
+function names(value: string | undefined, wanted: string, star = true): boolean {
+  return (value ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .some((part) => part === wanted.toLowerCase() || (star && part === '*'));
+}
+
+/**
+ * Rule (PRODUCT.md: CORS open by default, preflight answered without a token): a browser on any
+ * origin may call every list and item with a bearer token. What breaks it: a token check that
+ * runs before CORS (a preflight never carries a token, RFC 9110 and the Fetch standard), an
+ * Allow-Headers without `authorization` (`*` does not cover it), header names or the method
+ * matched in one case only, an actual answer without Access-Control-Allow-Origin.
+ */
+const corsPreflight: Check = {
+  id: 'http.cors',
+  title:
+    'A CORS preflight is answered 2xx without a token, allowing the origin, GET and the Authorization header; the answer itself allows the origin',
+  level: 'stand-in',
+  source: 'PRODUCT.md: Surface (CORS preflight answered without a token; CORS open by default)',
+  needs: [],
+  async run(context) {
+    const targets = [
+      firstList(context),
+      context.resources.find((resource) => resource.kind === 'item'),
+    ].filter((resource) => resource !== undefined);
+    if (targets.length === 0) {
+      return {
+        failures: [],
+        skipped: 'nothing the spec serves could be read with the tokens given',
+      };
+    }
+    const preflights: TargetRequest[] = targets.flatMap(({ path, as }) => [
+      { method: 'OPTIONS', path, as: 'none', headers: PREFLIGHT },
+      { method: 'OPTIONS', path, as: 'none', headers: PREFLIGHT, headerCase: 'lower' },
+      { method: 'OPTIONS', path, as: 'none', headers: PREFLIGHT, headerCase: 'upper' },
+      { method: 'OPTIONS', path, as, headers: PREFLIGHT },
+    ]);
+    const failures = await probe(context, preflights, (exchange) => {
+      if (exchange.kind === 'no-response') return 'No answer';
+      const { status, headers } = exchange.response;
+      if (status < 200 || status >= 300) return 'A CORS preflight is not answered 2xx';
+      const origin = headers['access-control-allow-origin'];
+      if (origin !== '*' && origin !== PREFLIGHT.origin) {
+        return 'A CORS preflight does not allow the origin (Access-Control-Allow-Origin)';
+      }
+      if (!names(headers['access-control-allow-methods'], 'GET')) {
+        return 'A CORS preflight does not allow GET (Access-Control-Allow-Methods)';
+      }
+      return names(headers['access-control-allow-headers'], 'authorization', false)
+        ? undefined
+        : 'A CORS preflight does not allow the Authorization header (Access-Control-Allow-Headers; * does not cover it)';
+    });
+    const actual = targets.map(({ path, as }) => ({
+      path,
+      as,
+      headers: { origin: PREFLIGHT.origin },
+    }));
+    failures.push(
+      ...(await probe(context, actual, (exchange) => {
+        const origin =
+          exchange.kind === 'response'
+            ? exchange.response.headers['access-control-allow-origin']
+            : undefined;
+        return origin === '*' || origin === PREFLIGHT.origin
+          ? undefined
+          : 'An answer to another origin does not allow it (Access-Control-Allow-Origin)';
+      })),
+    );
+    return found(failures);
+  },
+};
+
 export const httpRuleChecks: readonly Check[] = [
   otherMethods,
   head,
@@ -515,4 +696,5 @@ export const httpRuleChecks: readonly Check[] = [
   acceptAdmitsJson,
   acceptWithoutJson,
   notAcceptableAsStandIn,
+  corsPreflight,
 ];

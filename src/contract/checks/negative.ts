@@ -22,6 +22,8 @@ const INVALID: readonly [string, string][] = [
 
 /** Values the interface leaves to the service: PRODUCT.md refuses them with 400. */
 const REFUSED_BY_STAND_IN: readonly string[] = [
+  // A status in another case is not one of the values (the stand-in matches them exactly).
+  'status=AVAILABLE',
   'limit=101',
   'page=1051943401723672539',
   'status=available&status=incoming',
@@ -66,19 +68,25 @@ const limitAboveMaximum: Check = {
   needs: [],
   async run(context) {
     const exchanges = await ask(context, ['/v1/stock?limit=101', '/v1/products?limit=500']);
+    const totals = [
+      (context.learned.stock.get(context.primary) ?? []).length,
+      context.learned.products.length,
+    ];
     const failures: Failure[] = [];
-    for (const exchange of exchanges) {
+    for (const [index, exchange] of exchanges.entries()) {
       if (isClientError(exchange)) continue;
       const data =
         exchange.kind === 'response'
           ? (exchange.response.body as { data?: unknown } | undefined)?.data
           : undefined;
-      if (statusOf(exchange) !== 200 || !Array.isArray(data) || data.length > MAX_LIMIT) {
+      // Held to 100: exactly the first 100, or all of a shorter list (not the default 10).
+      const want = Math.min(MAX_LIMIT, totals[index] ?? 0);
+      if (statusOf(exchange) !== 200 || !Array.isArray(data) || data.length !== want) {
         failures.push(
           failureOf(
             exchange,
             'A limit above 100 is neither refused nor held to 100',
-            `4xx, or 200 with at most ${String(MAX_LIMIT)} items`,
+            `4xx, or 200 with ${String(want)} items`,
           ),
         );
       }

@@ -124,17 +124,26 @@ function pageSize(collection: Collection): Check {
     async run(context) {
       const total = learnedItems(context, collection).length;
       const failures: Failure[] = [];
-      const cases: [number | undefined, number][] = [
+      const cases: [number | string | undefined, number][] = [
         [undefined, collection.limits.default],
         [1, 1],
         [3, 3],
         [collection.limits.max, collection.limits.max],
       ];
+      // A decimal with a leading zero: the same number, or refused (never read as octal).
+      const zeroed = `0${String(Math.min(collection.limits.default, 8) + 2)}`;
+      cases.push([zeroed, Number(zeroed)]);
       for (const [limit, expected] of cases) {
-        const path = withQuery(collection.path, atLimit({}, limit));
-        const page = readPage(
-          await context.client.request({ path, as: readerOf(context, collection) }),
-        );
+        const path = withQuery(collection.path, limit === undefined ? {} : { limit });
+        const exchange = await context.client.request({ path, as: readerOf(context, collection) });
+        if (
+          limit === zeroed &&
+          (statusOf(exchange) ?? 0) >= 400 &&
+          (statusOf(exchange) ?? 0) < 500
+        ) {
+          continue;
+        }
+        const page = readPage(exchange);
         if (isFailure(page)) {
           failures.push(page);
           continue;
@@ -292,10 +301,14 @@ function pageReader(context: CheckContext, collection: Collection) {
   };
 }
 
+/** The same items in the same order; an id that cannot be read matches nothing. */
 function sameIds(collection: Collection, a: readonly Item[], b: readonly Item[]): boolean {
   const left = idsOf(collection, a);
   const right = idsOf(collection, b);
-  return left.length === right.length && left.every((id, index) => id === right[index]);
+  return (
+    left.length === right.length &&
+    left.every((id, index) => id !== undefined && id === right[index])
+  );
 }
 
 /** Follows each link of each page and compares where it leads with the page the walk met. */
@@ -508,7 +521,7 @@ function standInLinkProblem(
 function pastTheEnd(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.past-the-end`,
-    title: `${collection.path}: a page past the end holds no items and no next (or is a 4xx)`,
+    title: `${collection.path}: a page past the end holds no items (or the last page again) and no next, or is a 4xx`,
     level: 'interface',
     source: 'interface: Pagination, paging rule 3; RFC 9110 §15.5',
     needs: [],
@@ -526,18 +539,26 @@ function pastTheEnd(collection: Collection): Check {
           failures.push({ ...read, expected: '200 with no items, or a 4xx' });
           continue;
         }
-        // Open: no items, or the last page again (a service may clamp the page); but no next.
-        const walked = await context.walk(
-          withQuery(collection.path, { limit }),
-          readerOf(context, collection),
+        // Open: no items, or the last page again (the interface says nothing of pages past the
+        // end, and a service may clamp the number; the stand-in's check holds it to empty). The
+        // last page is asked for by its number, so that the comparison cannot be with the probe
+        // itself; and it must hold items, so that an empty answer is not "the same".
+        const last = Math.max(1, Math.ceil(total / limit));
+        const lastPage = readPage(
+          await context.client.request({
+            path: withQuery(collection.path, { limit, page: last }),
+            as: readerOf(context, collection),
+          }),
         );
-        const lastItems = walked.pages.at(-1)?.data ?? [];
-        const clamped = sameIds(collection, read.data, lastItems);
+        const clamped =
+          !isFailure(lastPage) &&
+          lastPage.data.length > 0 &&
+          sameIds(collection, read.data, lastPage.data);
         if ((read.data.length > 0 && !clamped) || read.links.next !== null) {
           failures.push(
             failureOf(
               exchange,
-              'A page past the end has items of its own, or a next link',
+              `A page past the end (page ${String(page)}, the last being ${String(last)}) has items of its own, or a next link`,
               'a 4xx, or 200 with no items (or the last page again) and next null',
             ),
           );
@@ -559,12 +580,25 @@ function pastTheEndAsStandIn(collection: Collection): Check {
       const total = learnedItems(context, collection).length;
       const limit = threePageLimit(total, collection);
       const last = Math.max(1, Math.ceil(total / limit));
-      const path = withQuery(collection.path, { limit, page: last + 1 });
-      const exchange = await context.client.request({ path, as: readerOf(context, collection) });
-      const read = readPage(exchange);
-      const prev = isFailure(read) ? undefined : pageNumberOf(read.links.prev, read);
-      const empty =
-        !isFailure(read) && read.data.length === 0 && read.links.next === null && prev === last;
+      // Just past the end, and further: `prev` names the last page, not the one before the
+      // page asked for (which, just past the end, is the same).
+      const probes = await Promise.all(
+        [last + 1, last + 3].map(async (page) => {
+          const path = withQuery(collection.path, { limit, page });
+          const exchange = await context.client.request({
+            path,
+            as: readerOf(context, collection),
+          });
+          const read = readPage(exchange);
+          const prev = isFailure(read) ? undefined : pageNumberOf(read.links.prev, read);
+          const empty =
+            !isFailure(read) && read.data.length === 0 && read.links.next === null && prev === last;
+          return { exchange, empty };
+        }),
+      );
+      const empty = probes.every((probe) => probe.empty);
+      const exchange = (probes.find((probe) => !probe.empty) ?? probes[0])?.exchange;
+      if (exchange === undefined) return found([]);
       const decided = empty ? 'empty' : statusOf(exchange) === 404 ? 'not-found' : undefined;
       const seen =
         decided === 'empty'
@@ -586,10 +620,155 @@ function pastTheEndAsStandIn(collection: Collection): Check {
   };
 }
 
+/** A part of a list that a filter keeps, as the unfiltered walk saw it, in its order. */
+export interface Sublist {
+  readonly query: Query;
+  readonly items: readonly Item[];
+}
+
+/**
+ * Page sizes that leave each remainder on the last page of `total` items: exactly one item (a
+ * `next` computed by rounding down drops it), exactly full (an extra empty page follows), one
+ * short of full. The largest such size up to `max`, so that the pages are few; none where no
+ * size of two or more gives it.
+ */
+export function remainderLimits(
+  total: number,
+  max: number,
+): { readonly limit: number; readonly last: string }[] {
+  const largest = (fits: (limit: number) => boolean, from = 2) => {
+    for (let limit = Math.min(max, total - 1); limit >= from; limit -= 1) {
+      if (fits(limit)) return limit;
+    }
+    return undefined;
+  };
+  const found = [
+    { limit: largest((limit) => total % limit === 1), last: 'one item' },
+    { limit: largest((limit) => total % limit === 0), last: 'exactly full' },
+    { limit: largest((limit) => total % limit === limit - 1, 3), last: 'one short of full' },
+  ];
+  return found.flatMap(({ limit, last }) => (limit === undefined ? [] : [{ limit, last }]));
+}
+
+/**
+ * Rule: each page but the last is full, and `next` is null on the page that holds the last
+ * item and on no page before it (paging rules 1–3, Limits). What breaks it: a last page of
+ * exactly one item, an exactly full last page, one short of full; at the list's own length and
+ * at a filtered part's. The last two pages are asked for directly and the second reached by
+ * the first's `next`, so a list of any length is judged without walking it whole.
+ */
+function lastPages(
+  collection: Collection,
+  sublists: (context: CheckContext) => readonly Sublist[],
+): Check {
+  return {
+    id: `pagination.${collection.name}.last-pages`,
+    title: `${collection.path}: at page sizes that leave one item, a full page or one short on the last page, the page before the last is full with a next, and the last holds the rest with next null`,
+    level: 'interface',
+    source: 'interface: Pagination, paging rules 1–3; Limits',
+    needs: [],
+    async run(context) {
+      const as = readerOf(context, collection);
+      const lists: Sublist[] = [
+        { query: {}, items: learnedItems(context, collection) },
+        ...sublists(context),
+      ];
+      const failures: Failure[] = [];
+      for (const { query, items } of lists) {
+        const ids = idsOf(collection, items);
+        for (const { limit, last } of remainderLimits(ids.length, collection.limits.max)) {
+          const pages = Math.ceil(ids.length / limit);
+          const before = withQuery(collection.path, { ...query, limit, page: pages - 1 });
+          const read = readPage(await context.client.request({ path: before, as }));
+          const shape = `${String(ids.length)} items at limit=${String(limit)}: ${String(pages)} pages, the last ${last}`;
+          if (isFailure(read)) {
+            failures.push({ ...read, message: `${read.message} (${shape})` });
+            continue;
+          }
+          const wanted = items.slice((pages - 2) * limit, (pages - 1) * limit);
+          if (!sameIds(collection, read.data, wanted)) {
+            failures.push(
+              failureOf(
+                read.exchange,
+                `The page before the last does not hold its items (${shape})`,
+                `ids ${someIds(idsOf(collection, wanted), 8)}`,
+              ),
+            );
+          }
+          if (read.links.next === null) {
+            failures.push(
+              failureOf(
+                read.exchange,
+                `links.next is null on the page before the last (${shape})`,
+                `a link to page ${String(pages)}`,
+              ),
+            );
+            continue;
+          }
+          // `last` names the same last page (a count rounded rather than up would not).
+          if (
+            read.links.last !== null &&
+            Number(queryParameter(read.links.last, read, 'page')) !== pages
+          ) {
+            failures.push(
+              failureOf(
+                read.exchange,
+                `links.last does not name the last page (${shape})`,
+                `a link to page ${String(pages)}`,
+              ),
+            );
+          }
+          const next = followable(context.client, 'next', read.links.next, read);
+          if (typeof next !== 'string') {
+            failures.push(next);
+            continue;
+          }
+          const final = readPage(await context.client.request({ path: next, as }));
+          if (isFailure(final)) {
+            failures.push({
+              ...final,
+              message: `links.next of page ${String(pages - 1)} leads to no list page: ${final.message}`,
+            });
+            continue;
+          }
+          const rest = items.slice((pages - 1) * limit);
+          if (!sameIds(collection, final.data, rest) || final.links.next !== null) {
+            failures.push(
+              failureOf(
+                final.exchange,
+                `The last page, reached by next, is not the rest of the list with next null (${shape})`,
+                `ids ${someIds(idsOf(collection, rest), 8)} and next null`,
+              ),
+            );
+          }
+        }
+        if (failures.length >= 10) break;
+      }
+      return found(failures);
+    },
+  };
+}
+
+/** For /v1/stock, the most common status: a part of the list with a length of its own. */
+function statusSublist(context: CheckContext): Sublist[] {
+  const items = context.learned.stock.get(context.primary) ?? [];
+  const counts = new Map<string, number>();
+  for (const item of items)
+    counts.set(String(item['status']), (counts.get(String(item['status'])) ?? 0) + 1);
+  const [status] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  return status === undefined
+    ? []
+    : [{ query: { status }, items: items.filter((item) => item['status'] === status) }];
+}
+
 /** The paging checks of one list: the interface's own, or one the spec declares. */
-export const paginationChecksOf = (collection: Collection): Check[] => [
+export const paginationChecksOf = (
+  collection: Collection,
+  sublists: (context: CheckContext) => readonly Sublist[] = () => [],
+): Check[] => [
   pageSize(collection),
   walksAll(collection),
+  lastPages(collection, sublists),
   order(collection),
   links(collection),
   linksAsStandIn(collection),
@@ -597,4 +776,6 @@ export const paginationChecksOf = (collection: Collection): Check[] => [
   pastTheEndAsStandIn(collection),
 ];
 
-export const paginationChecks: readonly Check[] = COLLECTIONS.flatMap(paginationChecksOf);
+export const paginationChecks: readonly Check[] = COLLECTIONS.flatMap((collection) =>
+  paginationChecksOf(collection, collection === STOCK ? statusSublist : undefined),
+);

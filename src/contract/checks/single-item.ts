@@ -24,7 +24,10 @@ async function listAs(
 ): Promise<readonly Item[]> {
   if (collection.name === 'stock') return context.learned.stock.get(level) ?? [];
   if (level === context.primary) return context.learned.products;
-  return (await context.walk(`${collection.path}?limit=100`, level)).items;
+  const walked = await context.walk(`${collection.path}?limit=100`, level);
+  // A list this level cannot read is no list to compare with: said, not passed over.
+  if (walked.failures.length > 0) throw new Error(walked.failures[0]?.message ?? 'the walk failed');
+  return walked.items;
 }
 
 async function compareSingles(
@@ -154,9 +157,77 @@ function badIdCheck(collection: Collection, standIn: boolean): Check {
   };
 }
 
+/**
+ * Rule: an id is an integer (interface: the `id` filter and the path), and a number has more
+ * than one spelling. What breaks it: ids compared as text, so that `012` is no product at all.
+ * A correct service reads `012` as 12, or refuses it as malformed (a 400); it never answers
+ * 404 or another product.
+ */
+function idSpellings(collection: Collection): Check {
+  return {
+    id: `single.${collection.name}.id-spellings`,
+    title: `${collection.path}/{id} with the id written with leading zeros is that product, or a 400, never a 404; with its digits percent-encoded, that product`,
+    ...(collection === STOCK
+      ? { level: 'interface' as const, source: 'interface: GET /v1/stock/:id (integer ids)' }
+      : levelOf(collection)),
+    needs: [],
+    async run(context) {
+      const items = await listAs(context, collection, context.primary);
+      const item = items.find((candidate) => idOf(collection, candidate) !== undefined);
+      const id = item === undefined ? undefined : idOf(collection, item);
+      if (item === undefined || id === undefined) {
+        return { failures: [], skipped: 'the list gave no item to read by its id' };
+      }
+      const failures: Failure[] = [];
+      // Percent-encoded digits are the same URI (RFC 3986 §6.2.2.2): the product itself.
+      const encoded = String(id)
+        .split('')
+        .map((digit) => `%${digit.charCodeAt(0).toString(16).toUpperCase()}`)
+        .join('');
+      const exchange = await context.client.request({
+        path: `${collection.path}/${encoded}`,
+        as: context.primary,
+      });
+      const body = exchange.kind === 'response' ? exchange.response.body : undefined;
+      if (
+        statusOf(exchange) !== 200 ||
+        !isDeepStrictEqual((body as { data?: unknown } | undefined)?.data, item)
+      ) {
+        failures.push(
+          failureOf(
+            exchange,
+            `The id ${String(id)} with its digits percent-encoded (${encoded}, the same URI) is not that product`,
+            `200 ${JSON.stringify({ data: item })}`,
+          ),
+        );
+      }
+      for (const spelled of [`0${String(id)}`, `00${String(id)}`]) {
+        const exchange = await context.client.request({
+          path: `${collection.path}/${spelled}`,
+          as: context.primary,
+        });
+        const status = statusOf(exchange);
+        const data = (
+          exchange.kind === 'response' ? (exchange.response.body as { data?: unknown }) : undefined
+        )?.data;
+        if (status === 400 || (status === 200 && isDeepStrictEqual(data, item))) continue;
+        failures.push(
+          failureOf(
+            exchange,
+            `The id ${String(id)} written as ${spelled} is neither that product nor refused as malformed`,
+            `200 ${JSON.stringify({ data: item })}, or 400`,
+          ),
+        );
+      }
+      return found(failures);
+    },
+  };
+}
+
 export const singleItemChecks: readonly Check[] = COLLECTIONS.flatMap((collection) => [
   matchesList(collection),
   unknownId(collection),
+  idSpellings(collection),
   badIdCheck(collection, false),
   badIdCheck(collection, true),
 ]);

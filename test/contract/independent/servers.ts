@@ -6,6 +6,7 @@ import { BROKEN_DATA } from './broken-data.ts';
 import { BROKEN_EDGES } from './broken-edges.ts';
 import { DIFFERENT_MORE } from './different-more.ts';
 import { BROKEN_HTTP } from './broken-http.ts';
+import { ROUND5_STOCK } from './broken-round5.ts';
 import { DIFFERENT } from './different.ts';
 import { startReferenceServer, type ReferenceOptions } from './reference-server.ts';
 
@@ -63,6 +64,7 @@ export const INDEPENDENT_SERVERS: readonly IndependentServer[] = [
   ...BROKEN_EDGES,
   ...DIFFERENT,
   ...DIFFERENT_MORE,
+  ...ROUND5_STOCK,
 ].map(toServer);
 
 /** The correct reference, deciding everything as PRODUCT.md does. */

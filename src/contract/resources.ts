@@ -1,0 +1,76 @@
+/**
+ * @module What the checks that hold for every resource ask (methods, HEAD, tokens, Accept, CORS,
+ * edge requests): the interface's lists and items where the spec has them, and every list and
+ * item the spec declares, each with a level that may read it.
+ */
+import type { Declared } from './declared.ts';
+import { readersOf, type Learned } from './learn.ts';
+import type { Credentials, Holder, TokenLevel } from './target-client.ts';
+import { keyAboveAll } from './unknown-key.ts';
+import { COLLECTIONS, idOf, STOCK } from './walk.ts';
+
+export interface Resource {
+  readonly path: string;
+  readonly kind: 'list' | 'item';
+  /** Who asks for it: a level that reads it, or no one where it is open. */
+  readonly as: Credentials;
+  /** Every level with a token that may read it (the interface's lists: each level given). */
+  readonly readers: readonly Credentials[];
+  /** Whether it is answered only with a token. */
+  readonly needsToken: boolean;
+  /** For an item: the path of a key that no record has. */
+  readonly unknown?: string;
+}
+
+export function resourcesOf(
+  learned: Learned,
+  declared: Declared,
+  at: {
+    readonly interfaceServed: boolean;
+    readonly levels: readonly TokenLevel[];
+    readonly primary: TokenLevel;
+    readonly holders: readonly Holder[];
+  },
+): Resource[] {
+  const resources: Resource[] = [];
+  if (at.interfaceServed && at.levels.length > 0) {
+    const id = learned.ids[0];
+    const unknown = keyAboveAll(learned.ids);
+    for (const collection of COLLECTIONS) {
+      const common = { as: at.primary, readers: at.levels, needsToken: true };
+      resources.push({ path: collection.path, kind: 'list', ...common });
+      if (id !== undefined || collection === STOCK) {
+        resources.push({
+          path: `${collection.path}/${String(id ?? 1)}`,
+          kind: 'item',
+          ...common,
+          unknown: `${collection.path}/${String(unknown)}`,
+        });
+      }
+    }
+  }
+  for (const list of declared.lists) {
+    const seen = learned.declared.get(list.collection.path);
+    if (seen?.holder === undefined) continue;
+    const readers = readersOf(list, at.holders);
+    const common = { as: seen.holder, readers, needsToken: !list.open };
+    resources.push({ path: list.collection.path, kind: 'list', ...common });
+    const keys = seen.items.flatMap((item) => {
+      const key = idOf(list.collection, item);
+      return key === undefined ? [] : [key];
+    });
+    for (const item of declared.items.filter((candidate) => candidate.record === list.record)) {
+      const [key] = keys;
+      if (key === undefined) continue;
+      const pathOf = (value: number) =>
+        item.path.replace(`{${item.parameter}}`, encodeURIComponent(String(value)));
+      resources.push({
+        path: pathOf(key),
+        kind: 'item',
+        ...common,
+        unknown: pathOf(keyAboveAll(keys)),
+      });
+    }
+  }
+  return resources;
+}
