@@ -484,6 +484,16 @@ function realDataCheck(interfaceServed: boolean): Check {
             'No token was given: every check would only see 401s. Pass --token status=… or --token quantity=….',
         });
       }
+      if (
+        !interfaceServed &&
+        [...learned.declared.values()].every((list) => list.holder === undefined)
+      ) {
+        failures.push({
+          message:
+            'No list the spec serves could be read with the tokens given: every check would be skipped',
+          expected: 'a token of a level some declared view names (--token LEVEL=TOKEN)',
+        });
+      }
       for (const [path, list] of learned.declared) {
         for (const [level, items] of list.byLevel) {
           if (items.length > 0) continue;

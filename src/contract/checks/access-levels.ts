@@ -61,6 +61,11 @@ async function singles(
   );
 }
 
+/**
+ * Rule: a status token never sees the absolute level (PRODUCT.md: the status level is {product_id,
+ * status}). Breaks it: a view built for the list but not for single items or product records, a
+ * leak under the other name (`stock`). Lists, single items and product records at the status level.
+ */
 const statusHidesQuantity: Check = {
   id: 'access.status-hides-quantity',
   title: 'A status token never sees the absolute level: stock lists, single items, product records',
@@ -115,6 +120,11 @@ const statusHidesQuantity: Check = {
   },
 };
 
+/**
+ * Rule: a quantity token sees the absolute level on every stock object, an integer or null.
+ * Breaks it: the member dropped where the value is null (a serializer that omits nulls), the
+ * number as a string, the status view served to a quantity token. Every item of the walk.
+ */
 const quantityShowsQuantity: Check = {
   id: 'access.quantity-shows-quantity',
   title: 'A quantity token sees the absolute level (an integer, or null) on every stock item',
@@ -145,6 +155,11 @@ const quantityShowsQuantity: Check = {
   },
 };
 
+/**
+ * Rule: levels differ in presentation only: the same products with the same status. Breaks it: a
+ * level filtered differently, a product twice at one level and missing there (equal lengths),
+ * status computed differently per level. Both walks, compared by id both ways.
+ */
 const levelsAgree: Check = {
   id: 'access.levels-agree',
   title: 'Both levels see the same products with the same status',
@@ -157,11 +172,13 @@ const levelsAgree: Check = {
     );
     const statusItems = context.learned.stock.get('status') ?? [];
     const failures: Failure[] = [];
-    if (statusItems.length !== byId.size) {
+    // Both ways, by id: equal lengths with a product twice at one level and missing there.
+    const statusIds = new Set(statusItems.map((item) => idOf(STOCK, item)));
+    if (statusItems.length !== byId.size || statusIds.size !== byId.size) {
       failures.push({
-        message: 'The two levels see lists of different lengths',
-        expected: `${String(byId.size)} items (quantity token)`,
-        actual: `${String(statusItems.length)} items (status token)`,
+        message: 'The two levels do not see the same products',
+        expected: `${String(byId.size)} products (quantity token)`,
+        actual: `${String(statusItems.length)} items, ${String(statusIds.size)} products (status token)`,
       });
     }
     for (const item of statusItems) {
@@ -281,6 +298,10 @@ const statusRule: Check = {
   },
 };
 
+/**
+ * Rule (PRODUCT.md): the absolute level is an integer of 0 or more, or null. Breaks it:
+ * backorders shown as negative stock. Every item the quantity level saw.
+ */
 const quantityNotNegative: Check = {
   id: 'access.quantity-not-negative',
   title: 'The absolute level is never below 0',

@@ -282,6 +282,12 @@ function caseRuleOf(verdicts: readonly NameVerdict[]): string {
   return 'neither exact case nor full Unicode case folding throughout';
 }
 
+/**
+ * Rule: a literal substring of the name, with wildcards on both sides only. Breaks it: `%`, `_`,
+ * `*`, `?` or regex characters read as patterns, a needle trimmed (` chair` matching `armchair`),
+ * a space read as any run of characters, prefixes only, ids matched as text, an empty needle
+ * matching nothing. The needles of pickNeedles and edgeNeedles, judged between two bounds.
+ */
 function nameFilter(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.name`,
@@ -431,6 +437,11 @@ function nameCase(collection: Collection): Check {
   };
 }
 
+/**
+ * Rule: `status=S` keeps exactly the items whose status is S. Breaks it: one status ignored or
+ * inverted, the filter dropped. Every status the spec declares, against the unfiltered walk; its
+ * parts at every remainder are pagination's last-pages.
+ */
 const statusFilter: Check = {
   id: 'filters.status',
   title: '/v1/stock?status=…: only and all items of that status',
@@ -447,6 +458,11 @@ const statusFilter: Check = {
   },
 };
 
+/**
+ * Rule: `id=N` keeps exactly the product N (the interface: an integer). Breaks it: the filter
+ * ignored, ids compared as text (`012` no product), an id no product has answered with others.
+ * The first, a middle and the last id, one above all, and the first with a leading zero.
+ */
 function idFilter(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.id`,

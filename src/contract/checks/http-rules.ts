@@ -160,6 +160,11 @@ async function probe(
   });
 }
 
+/**
+ * Rule: a method a resource does not support is a 405 naming what it does in Allow, and each
+ * method Allow names is supported. Breaks it: POST answered like GET, a 404 or 401 instead, Allow
+ * missing or naming a method that is itself a 405. Every list and item served.
+ */
 const otherMethods: Check = {
   id: 'http.other-methods',
   title:
@@ -200,6 +205,11 @@ const otherMethods: Check = {
   },
 };
 
+/**
+ * Rule: HEAD is GET without the body: same status, same content type, a Content-Length that is
+ * GET's (RFC 9110 §9.3.2). Breaks it: a body sent anyway (seen only on a bare socket), HEAD
+ * answered 405 or 404, authentication skipped for HEAD. Every resource, unknown items, no token.
+ */
 const head: Check = {
   id: 'http.head',
   title: 'HEAD answers as GET does (status, content type), with no body',
@@ -303,6 +313,11 @@ const authScheme: Check = {
   }),
 };
 
+/**
+ * Rule: no token, or one no server issued, is a 401 with a Bearer challenge. Breaks it: a
+ * missing token served at the lowest level, a 403, a challenge of another scheme or none. Every
+ * resource that takes a token.
+ */
 const missingToken: Check = {
   id: 'http.missing-token',
   title: 'No token, or an unknown one, gets 401 with a Bearer challenge',
@@ -345,6 +360,11 @@ const NEAR_TOKENS: readonly TokenChange[] = [
   },
 ];
 
+/**
+ * Rule: only a token itself is a token. Breaks it: tokens compared by prefix, in any case, or
+ * cut to a length; an empty bearer; Basic credentials served. Each given token changed by one
+ * character each way, in another case; empty and Basic credentials.
+ */
 const exactTokens: Check = {
   id: 'http.exact-token',
   title:
@@ -384,6 +404,11 @@ const exactTokens: Check = {
   }),
 };
 
+/**
+ * Rule: an edge request gets an answer, never a 5xx; a page far past the end has no next.
+ * Breaks it: a plain OPTIONS or a preflight that reaches a handler expecting GET, page numbers
+ * that overflow 32-bit or 53-bit integers (or wrap to page 1), an empty bearer token.
+ */
 const noServerErrors: Check = {
   id: 'http.no-server-errors',
   title:
@@ -420,6 +445,11 @@ const noServerErrors: Check = {
   }),
 };
 
+/**
+ * Rule (PRODUCT.md): 401 with `Bearer realm="…"`, and error="invalid_token" only when a token
+ * was given; another scheme counts as none. Breaks it: invalid_token without a token, another
+ * realm, Basic credentials read as a bearer token.
+ */
 const challengeAsStandIn: Check = {
   id: 'http.bearer-realm',
   title:
@@ -496,6 +526,11 @@ const ADMITS_JSON = [
   'text/html, application/json;q=0.9',
 ];
 
+/**
+ * Rule: any Accept that admits JSON is served JSON (RFC 9110 §12.5.1). Breaks it: media types,
+ * parameter names or q compared in one case, parameters (charset, v) read as exclusions, only
+ * the first or the highest-weighted range honoured, the header name in another case.
+ */
 const acceptAdmitsJson: Check = {
   id: 'http.accept-admits-json',
   title: 'Any Accept that admits JSON, whatever its parameters, is served JSON',
@@ -527,6 +562,10 @@ const acceptAdmitsJson: Check = {
 /** Accept values that exclude JSON: other types, in any case, and JSON at q=0 ("not this"). */
 const WITHOUT_JSON = ['text/html', 'application/xml', 'Text/HTML', 'application/json;q=0'];
 
+/**
+ * Rule: an Accept without JSON gets 406, or JSON regardless. Breaks it: any other status (a
+ * 400, a 500, an HTML page). Other types, in another case, and JSON at q=0.
+ */
 const acceptWithoutJson: Check = {
   id: 'http.accept-without-json',
   title: 'An Accept without JSON gets 406, or JSON regardless',
@@ -552,6 +591,10 @@ const acceptWithoutJson: Check = {
   }),
 };
 
+/**
+ * Rule (PRODUCT.md): an Accept that excludes JSON gets 406, unless the stand-in ignores Accept.
+ * Breaks it: JSON served for `application/json;q=0` or for text/html.
+ */
 const notAcceptableAsStandIn: Check = {
   id: 'http.accept-without-json-406',
   title: 'An Accept without JSON gets what the stand-in answers: 406, unless it ignores Accept',

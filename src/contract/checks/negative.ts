@@ -40,6 +40,11 @@ function isClientError(exchange: Exchange): boolean {
   return status >= 400 && status < 500;
 }
 
+/**
+ * Rule: values the interface makes invalid are refused with a 4xx, never served or a 5xx.
+ * Breaks it: limit 0 read as the default, parseInt reading `1.5` as 1, page 0 as page 1, an
+ * unknown status answered with every item.
+ */
 const invalidParameters: Check = {
   id: 'negative.invalid-parameters',
   title: 'Invalid parameter values get a 4xx, never 2xx or 5xx',
@@ -60,6 +65,10 @@ const invalidParameters: Check = {
   },
 };
 
+/**
+ * Rule: `limit` can be raised to at most 100. Breaks it: a larger page served, a limit above
+ * the maximum falling back to the default 10. Judged as exactly min(100, total) items, or a 4xx.
+ */
 const limitAboveMaximum: Check = {
   id: 'negative.limit-above-maximum',
   title: 'A limit above 100 is refused (4xx) or held to 100 items',
@@ -95,6 +104,10 @@ const limitAboveMaximum: Check = {
   },
 };
 
+/**
+ * Rule: an unknown query parameter is ignored or refused, never a 5xx. Breaks it: a handler that
+ * reads every parameter as a filter and crashes on one it does not know.
+ */
 const unknownParameters: Check = {
   id: 'negative.unknown-parameters',
   title: 'An unknown query parameter is ignored or refused (4xx), never a 5xx',
@@ -160,6 +173,11 @@ function refusedAsStandIn(
   return [];
 }
 
+/**
+ * Rule (PRODUCT.md): a bad value, a limit above 100 and a repeated parameter are a 400 naming
+ * each in `errors`. Breaks it: clamping, the last value winning, a status in another case
+ * accepted, only the first bad parameter named.
+ */
 const invalidAsStandIn: Check = {
   id: 'negative.invalid-parameters-400',
   title:
@@ -217,6 +235,10 @@ const invalidAsStandIn: Check = {
   },
 };
 
+/**
+ * Rule (PRODUCT.md): an unknown query parameter is a 400 naming it, unless the stand-in ignores
+ * them. Breaks it: a typo such as `stauts` silently ignored.
+ */
 const unknownAsStandIn: Check = {
   id: 'negative.unknown-parameters-400',
   title:

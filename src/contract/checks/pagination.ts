@@ -114,6 +114,11 @@ function linkWalks(context: CheckContext, collection: Collection): Query[] {
   return walks;
 }
 
+/**
+ * Rule: 10 items without `limit`, `limit` items up to 100 (Limits). Breaks it: another default,
+ * sizes raised to a minimum or held below the maximum, a limit with a leading zero read as octal.
+ * The first page at no limit, 1, 3, the maximum and `010`.
+ */
 function pageSize(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.page-size`,
@@ -164,6 +169,12 @@ function pageSize(collection: Collection): Check {
   };
 }
 
+/**
+ * Rule: following `next` visits every item once, in one order, and every page but the last is
+ * full (paging rules 1–3). Breaks it: an extra empty page, a missed or repeated item, pages that
+ * overlap, an order that changes between requests, a short page in the middle. Walked at the
+ * edge limits (default, three pages, 7, a divisor of the total, all on one page).
+ */
 function walksAll(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.next-walks-all`,
@@ -184,6 +195,19 @@ function walksAll(collection: Collection): Check {
         }).replace(/ \(/, ' and its next links (');
         failures.push(...walked.failures, ...duplicateFailures(collection, walked, request));
         if (walked.failures.length > 0) continue;
+        // Every page but the last is full: a short page in the middle moves every later one.
+        const size = limit ?? collection.limits.default;
+        const short = walked.pages.slice(0, -1).findIndex((page) => page.data.length !== size);
+        const shortPage = walked.pages[short];
+        if (shortPage !== undefined) {
+          failures.push(
+            failureOf(
+              shortPage.exchange,
+              `Page ${String(short + 1)}, before the last, holds ${String(shortPage.data.length)} items`,
+              `${String(size)} items`,
+            ),
+          );
+        }
         const got = idsOf(collection, walked.items);
         if (!walked.complete) {
           // Too long to walk whole at this limit: its first items must be the list's first.
@@ -364,6 +388,11 @@ async function linkFailures(
   return failures;
 }
 
+/**
+ * Rule: `first`, `last` and `prev` lead to the pages the walk met; `prev` is null on page 1 only.
+ * Breaks it: links that drop a filter or the limit, first naming page 0, prev going back two
+ * pages, links off the target's origin. Unfiltered, by status and by a name filter.
+ */
 function links(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.links`,
@@ -438,6 +467,10 @@ function pageNumberOf(link: string | null, page: ListPage): number | undefined {
   return value === null ? undefined : Number(value);
 }
 
+/**
+ * Rule (PRODUCT.md): links are absolute, keep every filter and the limit, and name their page.
+ * Breaks it: relative links, a limit left out, a page appended to the request's own query.
+ */
 function linksAsStandIn(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.links-absolute`,
@@ -518,6 +551,11 @@ function standInLinkProblem(
   return undefined;
 }
 
+/**
+ * Rule: a page past the end holds no items of its own and has no next (paging rule 3), or is a
+ * 4xx. Breaks it: items from another page, a next link, a 500. The page just past the end and a
+ * far one; the last page again (clamped) is open, and compared with the last page by its number.
+ */
 function pastTheEnd(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.past-the-end`,
@@ -569,6 +607,11 @@ function pastTheEnd(collection: Collection): Check {
   };
 }
 
+/**
+ * Rule (PRODUCT.md): a page past the end is 200 with no items, next null and prev the last page
+ * (or a 404 where the stand-in says so). Breaks it: the last page repeated, prev naming the page
+ * before the one asked for (the same just past the end, not further). Just past it, and further.
+ */
 function pastTheEndAsStandIn(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.past-the-end-empty`,

@@ -4,6 +4,11 @@ import { found } from '../check.ts';
 import { describeReading } from '../reading.ts';
 import { idTypesIn, idTypesOf, type Decided, type IdType, type IdTypes } from '../stand-in.ts';
 
+/**
+ * Rule: one name for the absolute level and one type of product_id throughout (the interface
+ * allows either reading, not both). Breaks it: `stock` on lists and `quantity` on items, ids as
+ * strings on one level only.
+ */
 const consistent: Check = {
   id: 'reading.consistent',
   title: 'One name for the absolute level and one type of product_id, throughout',
@@ -12,6 +17,9 @@ const consistent: Check = {
   needs: [],
   async run(context) {
     const { stockFields, idTypes } = context.learned.tally;
+    if (stockFields.size === 0 && idTypes.size === 0) {
+      return { failures: [], skipped: 'no stock item was seen to read its names and types from' };
+    }
     const failures: Failure[] = [];
     if (stockFields.size > 1) {
       failures.push({
@@ -46,6 +54,10 @@ function recordIdType(records: readonly Readonly<Record<string, unknown>>[]): Id
 
 const article = (type: IdType) => (type === 'string' ? 'a string' : 'an integer');
 
+/**
+ * Rule (PRODUCT.md): the reading the stand-in takes: `quantity`, integer ids (or the spec's
+ * settings). Breaks it: another reading, correct at the interface level, reported as a difference.
+ */
 const asStandIn: Check = {
   id: 'reading.stand-in',
   title:
@@ -58,6 +70,9 @@ const asStandIn: Check = {
     const want = context.standIn.reading;
     const wantIds = idTypesIn(context.standIn.settings.productIdType);
     const { stockFields, idTypes } = context.learned.tally;
+    if (stockFields.size === 0 && idTypes.size === 0) {
+      return { failures: [], skipped: 'no stock item was seen to read its names and types from' };
+    }
     const failures: Failure[] = [];
     if (stockFields.size > 0 && seen.stockField !== want.stockField) {
       failures.push({

@@ -62,6 +62,11 @@ async function compareSingles(
   return results.flat();
 }
 
+/**
+ * Rule: /{id} answers the item the list shows, at each level. Breaks it: another status or
+ * quantity on the item endpoint, extra fields lost, ids truncated (32 bits). Up to 20 items spread
+ * over the list, at every level with a token.
+ */
 function matchesList(collection: Collection): Check {
   return {
     id: `single.${collection.name}.matches-list`,
@@ -78,6 +83,10 @@ function matchesList(collection: Collection): Check {
   };
 }
 
+/**
+ * Rule: an id that no product has is a 404. Breaks it: 200 with null data, a 500, another
+ * product. One above every id served.
+ */
 function unknownId(collection: Collection): Check {
   return {
     id: `single.${collection.name}.unknown-id`,
@@ -120,6 +129,10 @@ function levelOf(collection: Collection): { level: Level; source: string } {
       };
 }
 
+/**
+ * Rule: an id that is not a positive integer is a 4xx (the stand-in: a 400). Breaks it: parseInt
+ * or Number reading `7.5`, `7abc`, `7e0` as 7; a 404 or 500 for `abc`; 0 and negatives served.
+ */
 function badIdCheck(collection: Collection, standIn: boolean): Check {
   return {
     id: `single.${collection.name}.bad-id${standIn ? '-400' : ''}`,
