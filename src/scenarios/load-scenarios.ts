@@ -43,7 +43,7 @@ import type { CollectionDeclaration, Declarations } from '../resources/declarati
 import { readSourceBytes, readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import type { YamlSource } from '../source/read-yaml-source.ts';
 import { openLoadCache, planDigestOf, type CachedLoad, type LoadCache } from './load-cache.ts';
-import { takeLoadWorker } from './load-threads.ts';
+import { takeLoadWorker, WORKER_READY } from './load-threads.ts';
 import { DEFAULT_SCENARIO } from './scenario-store.ts';
 
 export type ScenarioSource = Config['scenarios'][string];
@@ -547,8 +547,12 @@ function startWorker(job: LoadJob): {
   cancel(): void;
 } {
   const worker = takeLoadWorker();
+  const ready = Promise.withResolvers<undefined>();
   const outcome = new Promise<LoadOutcome>((resolve, reject) => {
-    worker.once('message', resolve);
+    worker.on('message', (message: LoadOutcome | typeof WORKER_READY) => {
+      if (message === WORKER_READY) ready.resolve(undefined);
+      else resolve(message);
+    });
     worker.once('error', reject);
     // After its answer the worker ends by itself; an end without one is a failure.
     worker.once('exit', (code) => {
@@ -567,7 +571,12 @@ function startWorker(job: LoadJob): {
       return outcome;
     },
     cancel() {
-      void worker.terminate();
+      // Not while it loads its modules: a thread ended in the middle of that has crashed the
+      // process (SIGSEGV, seen once in the test suite). Once loaded, or once ended, it goes.
+      worker.once('exit', () => {
+        ready.resolve(undefined);
+      });
+      void ready.promise.then(() => worker.terminate());
     },
   };
 }

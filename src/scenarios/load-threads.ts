@@ -28,6 +28,9 @@ const WORKER_MODULE = new URL(
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
+/** What a loading worker posts once its modules are loaded, before its answer. */
+export const WORKER_READY = 'stockmock-load-worker-ready';
+
 /** A worker started early and not taken yet. */
 let early: Worker | undefined;
 

@@ -7,6 +7,7 @@
 import module from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LoadJob, LoadMessage, LoadPlan } from './load-scenarios.ts';
+import { WORKER_READY } from './load-threads.ts';
 import type { LoadWorkerData } from './load-threads.ts';
 
 // Listened to before anything is awaited: a message that came with no listener would be lost.
@@ -29,6 +30,10 @@ const { compileCache } = workerData as LoadWorkerData;
 const { enableCompileCache } = module as Partial<typeof module>;
 if (compileCache !== undefined) enableCompileCache?.(compileCache);
 const { runLoadJob } = await import('./load-scenarios.ts');
+const given = await job.promise;
+// Its modules are loaded: from now on it may be ended at any time (see startWorker's cancel).
+// Told once the job came, so that the thread that took this worker listens already.
+parentPort?.postMessage(WORKER_READY);
 
-const { outcome, buffers } = await runLoadJob(await job.promise, plan.promise);
+const { outcome, buffers } = await runLoadJob(given, plan.promise);
 parentPort?.postMessage(outcome, buffers);
