@@ -25,7 +25,7 @@ import { foldLoosely } from '../oracle/fold-case.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
 import { idOf, idsNotIn, someIds, type Item } from '../walk.ts';
-import { bothApply, exactly, nameChecksOf, walkFiltered } from './filters.ts';
+import { bothApply, exactly, nameChecksOf, smallPage, walkFiltered } from './filters.ts';
 import { paginationChecksOf, type Sublist } from './pagination.ts';
 import { sample } from './single-item.ts';
 import { keyAboveAll } from '../unknown-key.ts';
@@ -187,7 +187,9 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
           // A few a page too: a filter applied to each page, or dropped by the links, shows
           // only once the matches span pages.
           if (strict.length >= 2) {
-            failures.push(...exactly(query, await walkAt(smallPage(strict.length)), strict));
+            failures.push(
+              ...exactly(query, await walkAt(smallPage(strict.length, list.collection)), strict),
+            );
           }
           continue;
         }
@@ -206,11 +208,6 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
       return found(failures.slice(0, 10));
     },
   };
-}
-
-/** A page size that spreads `count` items over about three pages. */
-function smallPage(count: number): number {
-  return Math.max(1, Math.ceil(count / 3));
 }
 
 /** The strictest reading of two filters at once: both keep the item. */
@@ -290,7 +287,7 @@ function combinedCheck(list: DeclaredList): Check {
           list.collection,
           query,
           loose.length,
-          smallPage(Math.max(strict.length, 2)),
+          smallPage(Math.max(strict.length, 2), list.collection),
           holder,
         );
         failures.push(...bothApply(query, filtered, strict, loose));

@@ -93,6 +93,11 @@ export async function walkFiltered(
   };
 }
 
+/** A page size that spreads `count` items over about three pages, within the list's maximum. */
+export function smallPage(count: number, collection: Collection): number {
+  return Math.min(collection.limits.max, Math.max(1, Math.ceil(count / 3)));
+}
+
 /** Failures when a filtered walk does not hold exactly `expected`. */
 export function exactly(query: Query, filtered: Filtered, expected: readonly number[]): Failure[] {
   const extra = idsNotIn(filtered.got, expected);
@@ -115,12 +120,18 @@ async function compareFiltered(
   collection: Collection,
   query: Query,
   keep: (item: Item, id: number, name: string) => boolean,
+  /** Also a few items a page: a filter applied page by page, or lost by the links, shows then. */
+  paged = false,
 ): Promise<Failure[]> {
   const expected = entries(context, collection)
     .filter((entry) => keep(entry.item, entry.id, entry.name))
     .map((entry) => entry.id);
   const filtered = await walkFiltered(context, collection, query, expected.length);
-  return exactly(query, filtered, expected);
+  const failures = exactly(query, filtered, expected);
+  if (!paged || expected.length < 2 || failures.length > 0) return failures;
+  const perPage = smallPage(expected.length, collection);
+  const small = await walkFiltered(context, collection, query, expected.length, perPage);
+  return exactly(query, small, expected);
 }
 
 /**
@@ -451,7 +462,7 @@ const statusFilter: Check = {
   async run(context) {
     const results = await Promise.all(
       context.statuses.map((status) =>
-        compareFiltered(context, STOCK, { status }, (item) => item['status'] === status),
+        compareFiltered(context, STOCK, { status }, (item) => item['status'] === status, true),
       ),
     );
     return found(results.flat());
@@ -529,6 +540,13 @@ function combinedFilters(collection: Collection): Check {
         ...listed.slice(0, 2),
         ...(lacking === undefined ? [] : [lacking]),
       ].map(({ id }) => [{ name: needle, id }, (entry) => entry.id === id]);
+      // Status and id together too, at an item of another status: none.
+      const status = listed[0]?.item['status'];
+      const other = listed.find((entry) => entry.item['status'] !== status);
+      const statusAndId: [Query, (entry: (typeof listed)[number]) => boolean][] =
+        other === undefined || typeof status !== 'string'
+          ? []
+          : [[{ status, id: other.id }, () => false]];
       const queries: [Query, (entry: (typeof listed)[number]) => boolean][] =
         collection === STOCK
           ? [
@@ -539,6 +557,7 @@ function combinedFilters(collection: Collection): Check {
                 ],
               ),
               ...byId,
+              ...statusAndId,
             ]
           : byId;
       const failures: Failure[] = [];
@@ -548,7 +567,14 @@ function combinedFilters(collection: Collection): Check {
         const loose = listed
           .filter((e) => other(e) && foldLoosely(e.name).includes(foldLoosely(needle)))
           .map((e) => e.id);
-        const filtered = await walkFiltered(context, collection, query, loose.length);
+        // A few a page: a filter dropped by the links, or applied page by page, shows then.
+        const filtered = await walkFiltered(
+          context,
+          collection,
+          query,
+          loose.length,
+          smallPage(exact.length, collection),
+        );
         failures.push(...bothApply(query, filtered, exact, loose));
       }
       return found(failures);

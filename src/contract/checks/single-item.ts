@@ -214,6 +214,7 @@ function idSpellings(collection: Collection): Check {
           ),
         );
       }
+      // Not a sign: `+7` is no id to a strict reader, which may answer it as any bad id (a 404).
       for (const spelled of [`0${String(id)}`, `00${String(id)}`]) {
         const exchange = await context.client.request({
           path: `${collection.path}/${spelled}`,
@@ -227,7 +228,7 @@ function idSpellings(collection: Collection): Check {
         failures.push(
           failureOf(
             exchange,
-            `The id ${String(id)} written as ${spelled} is neither that product nor refused as malformed`,
+            `The id ${String(id)} written as ${spelled} is neither that product nor refused as malformed (a 404 says no product ${String(id)} exists)`,
             `200 ${JSON.stringify({ data: item })}, or 400`,
           ),
         );
