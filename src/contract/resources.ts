@@ -7,7 +7,7 @@ import type { Declared } from './declared.ts';
 import { readersOf, type Learned } from './learn.ts';
 import type { Credentials, Holder, TokenLevel } from './target-client.ts';
 import { keyAboveAll } from './unknown-key.ts';
-import { COLLECTIONS, idOf, STOCK } from './walk.ts';
+import { COLLECTIONS, idOf } from './walk.ts';
 
 export interface Resource {
   readonly path: string;
@@ -39,14 +39,12 @@ export function resourcesOf(
     for (const collection of COLLECTIONS) {
       const common = { as: at.primary, readers: at.levels, needsToken: true };
       resources.push({ path: collection.path, kind: 'list', ...common });
-      if (id !== undefined || collection === STOCK) {
-        resources.push({
-          path: `${collection.path}/${String(id ?? 1)}`,
-          kind: 'item',
-          ...common,
-          unknown: `${collection.path}/${String(unknown)}`,
-        });
-      }
+      resources.push({
+        path: `${collection.path}/${String(id ?? 1)}`,
+        kind: 'item',
+        ...common,
+        unknown: `${collection.path}/${String(unknown)}`,
+      });
     }
   }
   for (const list of declared.lists) {
