@@ -3,6 +3,16 @@
 // and in a clone before `npm start` and `npm test` (or by `npm run build`).
 import module from 'node:module';
 
+// Before any module that needs a newer Node (Promise.withResolvers, the ref parser): one line
+// that names the version needed, not a TypeError from a worker thread.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+  process.stderr.write(
+    `stockmock needs Node.js 22.19 or later; this is Node.js ${process.versions.node}.\n`,
+  );
+  process.exit(1);
+}
+
 // Node 22.1 and later keep the code they compiled between runs (in Node's own cache folder;
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off): a start compiles about 430 modules, and kept,
 // that is 60–80 ms less to wait. Before the imports below, which it applies to.
