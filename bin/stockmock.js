@@ -10,7 +10,7 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(
     `stockmock needs Node.js 22.19 or later; this is Node.js ${process.versions.node}.\n`,
   );
-  process.exit(1);
+  process.exit(2);
 }
 
 // Node 22.1 and later keep the code they compiled between runs (in Node's own cache folder;

@@ -26,11 +26,11 @@ function olderNode(): { path: string; version: string } | undefined {
 const older = olderNode();
 
 it.skipIf(older === undefined)(
-  'an older Node gets one line naming the version needed, and exit 1 (needs a Node older than 22.19 on PATH)',
+  'an older Node gets one line naming the version needed, and exit 2, as for any usage error (needs a Node older than 22.19 on PATH)',
   () => {
     if (older === undefined) return;
     const run = spawnSync(older.path, [BIN, 'serve', '--port', '0'], { encoding: 'utf8' });
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
       `stockmock needs Node.js 22.19 or later; this is Node.js ${older.version}.\n`,
