@@ -1,17 +1,22 @@
-/** /docs in a real browser: Debian's Chromium, driven by playwright-core. */
+/**
+ * /docs in a real browser, driven by playwright-core: the Chromium build that the
+ * `@sparticuz/chromium` devDependency ships inside its npm package (unpacked into the test run's
+ * own temporary folder), so that `npm install && npm test` needs no browser on the machine and no
+ * download beyond the npm registry; or the build CHROMIUM_PATH names. Never skipped: a browser
+ * that does not start fails the run.
+ */
+import bundled from '@sparticuz/chromium';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLive, type LiveServer } from '../helpers/live-server.ts';
 import { buildTestApp } from '../helpers/test-app.ts';
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 let server: LiveServer;
 let browser: Browser;
 beforeAll(async () => {
   server = await listenLive((await buildTestApp()).app);
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: process.env['CHROMIUM_PATH'] ?? (await bundled.executablePath()),
     // Flags for a closed network: no background calls home, no sandbox as root in CI.
     args: [
       '--no-sandbox',
