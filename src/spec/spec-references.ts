@@ -4,10 +4,10 @@
  * local one files below its own folder only, each a regular file of bounded size. Nothing else
  * is opened, so no `$ref` can read a device, wait on a FIFO, or tell whether a file exists.
  */
-import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readOpenedFile } from '../util/read-opened-file.ts';
 
 /** A spec, or a file a local spec refers to, larger than this is refused unread. */
 export const MAX_SPEC_BYTES = 64 * 1024 * 1024;
@@ -81,17 +81,14 @@ function pathOf(url: string): string {
 
 /** A regular file's bytes, up to MAX_SPEC_BYTES; a FIFO is opened without waiting for a writer. */
 async function readRegularFile(reference: string, path: string): Promise<Buffer> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new ReferenceRefused(reference, 'is not a regular file');
-    if (stats.size > MAX_SPEC_BYTES) {
-      throw new ReferenceRefused(reference, `is larger than ${String(MAX_SPEC_BYTES)} bytes`);
-    }
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+  const read = await readOpenedFile(path, (stats) => {
+    if (!stats.isFile()) return 'is not a regular file';
+    return stats.size > MAX_SPEC_BYTES
+      ? `is larger than ${String(MAX_SPEC_BYTES)} bytes`
+      : undefined;
+  });
+  if (!Buffer.isBuffer(read)) throw new ReferenceRefused(reference, read.refused);
+  return read;
 }
 
 /**

@@ -15,6 +15,7 @@ import { constants, existsSync } from 'node:fs';
 import { mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { readOpenedFile } from './read-opened-file.ts';
 
 /** Written by no one but the owner. */
 const OTHERS_WRITE = 0o022;
@@ -63,22 +64,10 @@ export async function openOwnFolder(path: string): Promise<OwnFolder | undefined
   };
   return {
     async read(name) {
-      let file: FileHandle;
-      try {
-        file = await open(
-          at(name),
-          constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-        );
-      } catch {
-        return undefined;
-      }
-      try {
-        const stats = await file.stat();
-        if (!stats.isFile() || !isOwn(stats) || stats.nlink !== 1) return undefined;
-        return await file.readFile();
-      } finally {
-        await file.close();
-      }
+      const read = await readOpenedFile(at(name), (stats) =>
+        stats.isFile() && isOwn(stats) && stats.nlink === 1 ? undefined : 'not a file of its own',
+      ).catch(() => undefined);
+      return Buffer.isBuffer(read) ? read : undefined;
     },
     create: (name) =>
       open(
