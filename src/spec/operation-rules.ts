@@ -7,7 +7,17 @@ import type { SourceIssue } from '../problems/source-error.ts';
 import { formatField } from '../source/describe-ajv-error.ts';
 import type { LoadedSpec } from './load-spec.ts';
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+/** The methods a path item may hold an operation for (OpenAPI 3.x). */
+export const HTTP_METHODS = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+] as const;
 
 /**
  * A template expression as OpenAPI path templating and RFC 6570 level 1 write it: `{name}`, the

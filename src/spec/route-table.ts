@@ -1,6 +1,7 @@
 /** @module The spec as a route table: one entry per operation, registered in one loop. */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { LoadedSpec } from './load-spec.ts';
+import { HTTP_METHODS } from './operation-rules.ts';
 import {
   createParameterParser,
   type ParameterParser,
@@ -38,8 +39,8 @@ export function buildRouteTable(
   const routes: RouteDef[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (item === undefined) continue;
-    for (const method of ['put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const) {
-      if (item[method] !== undefined) {
+    for (const method of HTTP_METHODS) {
+      if (method !== 'get' && item[method] !== undefined) {
         throw new Error(`${method.toUpperCase()} ${path}: stockmock serves GET operations only`);
       }
     }

@@ -6,6 +6,7 @@ import { readDeclared } from '../../contract/declared.ts';
 import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
 import { TOKEN_LEVELS } from '../../contract/target-client.ts';
 import { loadSpec, SHIPPED_SPEC, type LoadedSpec } from '../../spec/load-spec.ts';
+import { isUrlLocation } from '../../spec/spec-references.ts';
 import type { Command, ParsedArgs } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
 import { UsageError } from '../usage-error.ts';
@@ -155,7 +156,7 @@ function parseOrigins(args: ParsedArgs): string[] {
 /** `--spec` is a file, or a URL such as the target's own `/openapi.json`; default: the shipped spec. */
 function specLocation(given: string | undefined, cwd: string): string {
   if (given === undefined) return SHIPPED_SPEC;
-  return /^https?:\/\//.test(given) ? given : resolve(cwd, given);
+  return isUrlLocation(given) ? given : resolve(cwd, given);
 }
 
 /** `--level`: which rules fail the run. */
