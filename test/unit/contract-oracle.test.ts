@@ -4,6 +4,8 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
+import { answerRuleFindings } from '../../src/contract/checks/http-rules.ts';
+import { remainderLimits } from '../../src/contract/checks/pagination.ts';
 import { foldCase, foldLoosely } from '../../src/contract/oracle/fold-case.ts';
 import {
   judgeQuery,
@@ -127,5 +129,78 @@ describe('queryRules and judgeQuery', () => {
     expect(judgeQuery(rules, { unknown: 'x' })).toBe('open');
     expect(judgeQuery(rules, { limit: '101', status: 'bad' })).toBe('invalid');
     expect(judgeQuery(rules, { status: 'in_stock', limit: '0' })).toBe('invalid');
+  });
+});
+
+describe('caching an answer that depends on the token (RFC 9111 §3.5, §4.1)', () => {
+  const answer = (headers: Record<string, string>, as: 'none' | 'quantity' = 'quantity') =>
+    answerRuleFindings({
+      method: 'GET',
+      url: 'http://127.0.0.1/v1/stock',
+      as,
+      kind: 'response',
+      bytes: 2,
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: {},
+      },
+    }).filter((finding) => finding.includes('shared cache'));
+
+  it.each([
+    [{ 'cache-control': 'public, max-age=300' }],
+    [{ 'cache-control': 'PUBLIC, Max-Age=300', vary: 'Accept' }],
+    [{ 'cache-control': 's-maxage=60' }],
+    [{ 'cache-control': 'max-age=60, must-revalidate', vary: 'Accept-Encoding, Origin' }],
+  ])('fails what a shared cache may give to another token: %j', (headers) => {
+    expect(answer(headers)).toHaveLength(1);
+  });
+
+  it.each([
+    [{}],
+    [{ 'cache-control': 'max-age=300' }],
+    [{ 'cache-control': 'private, max-age=300' }],
+    [{ 'cache-control': 'public, no-store' }],
+    [{ 'cache-control': 'public, max-age=300', vary: 'Accept, AUTHORIZATION' }],
+    [{ 'cache-control': 's-maxage=60', vary: '*' }],
+  ])('passes what no shared cache gives to another token: %j', (headers) => {
+    expect(answer(headers)).toEqual([]);
+  });
+
+  it('says nothing of an answer to a request without a token', () => {
+    expect(answer({ 'cache-control': 'public, max-age=300' }, 'none')).toEqual([]);
+  });
+});
+
+describe('page sizes that leave each remainder on the last page', () => {
+  // Worked by hand. 23: 22 leaves one; 23 is prime, so no size divides it; 12 leaves 11.
+  // 42: 41 leaves one; 21 divides it; one short needs a size that divides 43, none up to 41.
+  // 1 000 000: 999 999 = 3³·7·11·13·37, so 99 leaves one; 100 divides it; one short needs a
+  // divisor of 1 000 001 = 101·9901, none up to 100.
+  it.each([
+    [
+      23,
+      [
+        { limit: 22, last: 'one item' },
+        { limit: 12, last: 'one short of full' },
+      ],
+    ],
+    [
+      42,
+      [
+        { limit: 41, last: 'one item' },
+        { limit: 21, last: 'exactly full' },
+      ],
+    ],
+    [
+      1_000_000,
+      [
+        { limit: 99, last: 'one item' },
+        { limit: 100, last: 'exactly full' },
+      ],
+    ],
+    [1, []],
+  ])('%i items', (total, expected) => {
+    expect(remainderLimits(total, 100)).toEqual(expected);
   });
 });
