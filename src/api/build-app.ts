@@ -18,13 +18,20 @@ import { PROBLEMS } from '../problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { describeAcceptedTokens } from '../spec/describe-tokens.ts';
-import { buildRouteTable } from '../spec/route-table.ts';
+import { createExampleAnswers } from '../spec/example-answers.ts';
+import { HTTP_METHODS } from '../spec/operation-rules.ts';
+import { buildRouteTable, type RouteDef } from '../spec/route-table.ts';
 import { SILENT_LOGGER } from '../http/app-logger.ts';
 import { answerClientError, answerConnect, answerExpectation } from '../http/client-errors.ts';
 import { originFormOf } from '../http/request-origin.ts';
-import { operationHandler, type OperationHandler } from '../http/operation-handler.ts';
+import { exampleRoute } from '../http/example-route.ts';
+import { operationHandler } from '../http/operation-handler.ts';
 import { dataOperations } from '../dataset/dataset.ts';
-import { readDeclarations, type Declarations } from '../resources/declarations.ts';
+import {
+  readDeclarations,
+  type Declarations,
+  type OperationDeclaration,
+} from '../resources/declarations.ts';
 import { reshapeViews } from '../resources/reshape-views.ts';
 import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
@@ -44,7 +51,7 @@ import { createKeptAnswers, type KeptAnswers } from '../http/rendered-answers.ts
 import { OneLinePerRequest } from '../http/request-log.ts';
 import { createRequestOrigin } from '../http/request-origin.ts';
 import { rateLimitConfig, registerRateLimit } from '../simulation/rate-limit.ts';
-import simulation from '../simulation/simulation-plugin.ts';
+import simulation, { isSimulated } from '../simulation/simulation-plugin.ts';
 
 export interface AppDeps {
   readonly config: Config;
@@ -71,9 +78,6 @@ export interface AppDeps {
   readonly journal?: RequestJournal;
 }
 
-/** Methods a resource of the spec answers: GET, with HEAD alongside and OPTIONS for CORS. */
-const RESOURCE_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
-
 /** /docs and its files: read-only pages (@fastify/swagger-ui). */
 const DOCS_RESOURCES = [
   { path: '/docs', methods: ['GET', 'HEAD'] },
@@ -81,17 +85,48 @@ const DOCS_RESOURCES = [
   { path: '/docs/static/{file}', methods: ['GET', 'HEAD'] },
 ];
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-/** Each path of a spec with the methods it declares (and HEAD with GET, as Fastify serves it). */
-function resourcesOf(spec: LoadedSpec): { path: string; methods: string[] }[] {
-  return Object.entries(spec.document.paths ?? {}).map(([path, item]) => {
-    const declared = HTTP_METHODS.filter((method) => item?.[method] !== undefined).map((method) =>
-      method.toUpperCase(),
-    );
-    return { path, methods: declared.includes('GET') ? [...declared, 'HEAD'] : declared };
-  });
+/**
+ * Each path with the methods it answers: those of its operations, HEAD with GET (as Fastify
+ * serves it), and OPTIONS for CORS.
+ */
+function resourcesOf(
+  routes: readonly { readonly path: string; readonly method: string }[],
+  extra: readonly string[] = [],
+): { path: string; methods: string[] }[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const { path, method } of routes) {
+    const methods = byPath.get(path) ?? new Set(extra);
+    methods.add(method);
+    if (method === 'GET') methods.add('HEAD');
+    byPath.set(path, methods);
+  }
+  const rank = (method: string): number => ALLOW_ORDER.indexOf(method) >>> 0;
+  return [...byPath].map(([path, methods]) => ({
+    path,
+    methods: [...methods].sort((a, b) => rank(a) - rank(b)),
+  }));
 }
+
+/** The order `Allow` names methods in: reads first, then writes, then the rest. */
+const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
+
+/** The admin API's resources, as its own spec declares them. */
+function adminResourcesOf(spec: LoadedSpec): { path: string; methods: string[] }[] {
+  return resourcesOf(
+    Object.entries(spec.document.paths ?? {}).flatMap(([path, item]) =>
+      HTTP_METHODS.filter((method) => item?.[method] !== undefined).map((method) => ({
+        path,
+        method: method.toUpperCase(),
+      })),
+    ),
+  );
+}
+
+/**
+ * The largest request body an operation answered from examples reads (Fastify's default, said
+ * here): a larger one is a 413 problem. Operations served from data read no body at all.
+ */
+export const EXAMPLE_BODY_LIMIT = 1024 * 1024;
 
 /**
  * How long a request may take to arrive, headers and body: the stock API reads no body and the
@@ -106,7 +141,7 @@ export const REQUEST_DEADLINE_MS = 10_000;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, catalogs } = deps;
   // Every operation is served as the spec declares it (src/resources/): no operation is named here.
-  const declarations = deps.declarations ?? readDeclarations(deps.spec);
+  const declarations = deps.declarations ?? readDeclarations(deps.spec, { strict: config.strict });
   // The compatibility settings shape what is served, and so the spec that is served and routed by.
   const accepted = new Set(config.tokens.map(({ token }) => token));
   const demoTokens = DEFAULTS.tokens.filter(({ token }) => accepted.has(token));
@@ -161,13 +196,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.on('checkExpectation', answerExpectation);
   app.server.on('connect', answerConnect);
   await app.register(noBodies);
-  const routes = buildRouteTable(spec, config.compatibility.unknownQueryParameters);
+  const routes = buildRouteTable(
+    spec,
+    config.compatibility.unknownQueryParameters,
+    new Set(declarations.operations.keys()),
+  );
+  const examples = await createExampleAnswers(
+    spec,
+    new Set(routes.filter((route) => route.answers === 'examples').map((route) => route.key)),
+  );
   await app.register(problemHandler, { log, style: config.compatibility });
   await app.register(draining);
   await app.register(requestFraming);
   await app.register(cors, {
     origins: config.cors.origins,
-    methods: ['GET', 'HEAD'],
+    methods: [...new Set(['GET', 'HEAD', ...routes.map((route) => route.method)])],
     exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied'],
     maxAgeSeconds: 600,
   });
@@ -199,9 +242,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the docs, and the admin API's resources as its own spec declares them.
   await app.register(methodNotAllowed, {
     resources: [
-      ...routes.map((route) => ({ path: route.path, methods: RESOURCE_METHODS })),
+      ...resourcesOf(routes, ['OPTIONS']),
       ...DOCS_RESOURCES,
-      ...(adminSpec === undefined ? [] : resourcesOf(adminSpec)),
+      ...(adminSpec === undefined ? [] : adminResourcesOf(adminSpec)),
     ],
   });
 
@@ -214,35 +257,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...orderIssues(declarations, config.compatibility.order, inConfig),
   ]);
   const data = dataOperations(declarations, config.compatibility);
-  const handlers = new Map(
-    routes.map((route) => {
-      const declaration = declarations.operations.get(route.operationId);
-      if (declaration === undefined)
-        throw new Error(`${route.operationId} declares nothing to serve`);
-      return [
-        route.operationId,
-        operationHandler(declaration, data.get(route.operationId), spec),
-      ] as const;
-    }),
-  );
   const originOf = createRequestOrigin(config.baseUrl, `${config.host}:${String(config.port)}`);
   const keptAnswers = deps.keptAnswers === undefined ? createKeptAnswers() : deps.keptAnswers;
+  // A HEAD the spec declares is its own operation: then Fastify adds none to the path's GET.
+  const headDeclared = new Set(routes.filter((r) => r.method === 'HEAD').map((r) => r.path));
+  const routeConfig = (route: RouteDef) => ({
+    auth: route.auth,
+    produces: route.produces,
+    operation: { id: route.key, statuses: route.statuses },
+    simulated: isSimulated(route),
+    ...(rateLimit === undefined || route.auth !== 'bearer' ? {} : rateLimitConfig(rateLimit)),
+  });
   for (const route of routes) {
-    const handler = handlers.get(route.operationId) as OperationHandler;
+    if (route.answers !== 'data') continue;
+    const declaration = declarations.operations.get(route.key) as OperationDeclaration;
+    const handler = operationHandler(declaration, data.get(route.key), spec);
     // Only pages of a list are kept. A single item is written in about a microsecond, less
     // than its key and lookup cost, and clients that ask for ids across the catalogue rarely
     // repeat one: measured at 100 000 products, logLevel warn, random ids, four alternating
     // rounds, 43 100–45 300 req/s with single items kept, 49 100–51 900 without.
-    const keepsAnswers = data.get(route.operationId)?.kind === 'list';
+    const keepsAnswers = data.get(route.key)?.kind === 'list';
     app.route({
       method: route.method,
       url: route.url,
-      config: {
-        auth: route.auth,
-        produces: route.produces,
-        operation: { id: route.operationId, statuses: route.statuses },
-        ...(rateLimit === undefined || route.auth !== 'bearer' ? {} : rateLimitConfig(rateLimit)),
-      },
+      exposeHeadRoute: !headDeclared.has(route.path),
+      config: routeConfig(route),
       handler: operationRoute({
         route,
         handler,
@@ -252,6 +291,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     });
   }
+  // In a context of their own, where request bodies are read: the operations served from data
+  // read none (no-bodies.ts).
+  await app.register(async (bodies) => {
+    bodies.removeAllContentTypeParsers();
+    for (const json of ['application/json', /^application\/[\w.+-]+\+json(?:;|$)/i]) {
+      bodies.addContentTypeParser(
+        json,
+        { parseAs: 'string', bodyLimit: EXAMPLE_BODY_LIMIT },
+        bodies.getDefaultJsonParser('error', 'error'),
+      );
+    }
+    bodies.addContentTypeParser(
+      '*',
+      { parseAs: 'string', bodyLimit: EXAMPLE_BODY_LIMIT },
+      (_request, body, done) => {
+        done(null, body);
+      },
+    );
+    for (const route of routes) {
+      if (route.answers !== 'examples') continue;
+      bodies.route({
+        method: route.method,
+        url: route.url,
+        bodyLimit: EXAMPLE_BODY_LIMIT,
+        exposeHeadRoute: !headDeclared.has(route.path),
+        config: routeConfig(route),
+        handler: exampleRoute({ route, answers: examples }),
+      });
+    }
+  });
   await app.register(docs, { spec });
   const journal =
     deps.journal ??

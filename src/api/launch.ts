@@ -24,6 +24,7 @@ import {
   type ScenarioStore,
 } from '../scenarios/scenario-store.ts';
 import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
+import { describeAnswers } from '../spec/route-table.ts';
 
 export interface Launched {
   readonly server: RunningServer;
@@ -68,6 +69,7 @@ export async function launch(options: {
       `read the spec ${spec.file} (${String(declarations.operations.size)} operations) in ${(readingMs / 1000).toFixed(1)} s; building the routes`,
     );
   }
+  log.info(describeAnswers(spec, new Set(declarations.operations.keys())));
   const configFile = await findConfigFile(request);
   const { datasets, cached } = await loading.finish(plan);
   if (cached.length > 0) {
@@ -115,7 +117,7 @@ async function readDeclared(
   request: ConfigRequest,
 ): Promise<{ spec: LoadedSpec; declarations: Declarations; plan: LoadPlan }> {
   const spec = await loadSpec(config.spec);
-  const declarations = readDeclarations(spec);
+  const declarations = readDeclarations(spec, { strict: config.strict });
   // Checked here, where the config's own place of each token is known.
   refuseOnIssues([
     ...unviewedLevelIssues(declarations, config.tokens, await whereConfigSets(request, 'tokens')),

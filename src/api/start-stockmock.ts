@@ -35,7 +35,7 @@ type DataOptions =
   | { readonly fixtures?: string; readonly products?: never };
 
 /**
- * Any setting of the config file (README, "Configuration"), plus the data. Relative paths
+ * Any setting of the config file (docs/configuration.md), plus the data. Relative paths
  * resolve against `cwd`.
  */
 export type StockmockOptions = DataOptions &

@@ -13,6 +13,7 @@ export const CONFIG_FLAGS = {
   'base-url': { type: 'string' },
   'log-level': { type: 'string' },
   'log-format': { type: 'string' },
+  strict: { type: 'boolean' },
 } as const satisfies FlagSpec;
 
 /** The config layer the flags give, and the config file they name. */
@@ -33,6 +34,7 @@ export function configFlags(args: ParsedArgs): { configFile?: string; flags: Con
     const value = text(flag as keyof typeof copy);
     if (value !== undefined) flags[field] = value;
   }
+  if (args.flags['strict'] === true) flags['strict'] = true;
   const configFile = text('config');
   return configFile === undefined ? { flags } : { configFile, flags };
 }
@@ -92,6 +94,13 @@ const FLAG_HELP: readonly {
     arg: 'F',
     what: 'json, pretty, or auto (pretty on a terminal)',
     field: 'logFormat',
+  },
+  {
+    flag: 'strict',
+    arg: '',
+    what: 'refuse operations without x-stockmock data instead of answering from examples',
+    field: 'strict',
+    otherwise: 'off',
   },
   {
     flag: 'watch',

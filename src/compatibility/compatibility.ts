@@ -2,7 +2,7 @@
  * @module The points the interface leaves open, as settings: one schema gives the config's
  * validation, the type and the defaults. The defaults are PRODUCT.md's decisions; each other
  * value is a choice a real service may make and still be correct, so that the stand-in can be
- * made to answer like the service it stands in for (README, "Make the stand-in match your
+ * made to answer like the service it stands in for (docs/testers-toolbox.md, "Make the stand-in match your
  * service").
  *
  * The contract checker keeps a reading of its own (src/contract/reading.ts): it judges what a

@@ -17,7 +17,7 @@ export function configJsonSchema(): Record<string, unknown> {
       $schema: 'http://json-schema.org/draft-07/schema#',
       title: 'stockmock configuration',
       description:
-        'A stockmock.config.yaml. Every key is optional; relative paths resolve against the file. See the README, "Configuration".',
+        'A stockmock.config.yaml. Every key is optional; relative paths resolve against the file. See docs/configuration.md.',
       ...ConfigLayerSchema,
     }),
   ) as Record<string, unknown>;

@@ -76,6 +76,11 @@ export const ConfigSchema = Type.Object(
     /** Reload changed fixture and config files. */
     watch: Type.Boolean(),
     /**
+     * Refuse to start on a spec with operations that no `x-stockmock` declaration serves from
+     * data; by default those are answered from the spec's examples.
+     */
+    strict: Type.Boolean(),
+    /**
      * A reload reads a file only once it has not changed for this long (ms), so that a file
      * being written in place is never served half-written. Saving by rename is atomic anyway.
      */

@@ -65,6 +65,7 @@ export const DEFAULTS: Config = {
   cors: { origins: '*' },
   compatibility: DEFAULT_COMPATIBILITY,
   watch: false,
+  strict: false,
   // chokidar's default for the same check (awaitWriteFinish.stabilityThreshold).
   reloadSettleMs: 2000,
   maxFixtureBytes: 256 * 1024 * 1024,
@@ -360,6 +361,7 @@ export const ENV_FIELDS = {
   STOCKMOCK_LOG_FORMAT: 'logFormat',
   STOCKMOCK_ADMIN_TOKEN: 'admin',
   STOCKMOCK_WATCH: 'watch',
+  STOCKMOCK_STRICT: 'strict',
   STOCKMOCK_RELOAD_SETTLE_MS: 'reloadSettleMs',
   STOCKMOCK_MAX_FIXTURE_BYTES: 'maxFixtureBytes',
   STOCKMOCK_LOAD_CACHE: 'loadCache',
@@ -410,6 +412,7 @@ function fromEnvText(field: keyof Config, text: string): unknown {
     case 'admin':
       return { token: text };
     case 'watch':
+    case 'strict':
     case 'loadCache':
       return text === 'true' || text === '1'
         ? true

@@ -6,14 +6,14 @@ import type { FastifyReply, RouteHandlerMethod } from 'fastify';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import type { Dataset, ScenarioStore } from '../scenarios/scenario-store.ts';
-import type { RouteDef } from '../spec/route-table.ts';
+import type { DataRoute } from '../spec/route-table.ts';
 import { JSON_TYPE, type OperationHandler } from './operation-handler.ts';
 import { addPreferenceApplied } from './prefer.ts';
 import { answerKey, type KeptAnswers } from './rendered-answers.ts';
 import type { RequestOrigin } from './request-origin.ts';
 
 export interface OperationRouteOptions {
-  readonly route: RouteDef;
+  readonly route: DataRoute;
   readonly handler: OperationHandler;
   readonly catalogs: ScenarioStore;
   /** Where the operation's answers are kept (see rendered-answers.ts); none for meta routes. */

@@ -11,7 +11,7 @@ const base = 'urn:problem-type:stockmock:';
 
 /**
  * Every problem the HTTP surface can give. Each is declared in `spec/openapi.yaml` or, for the
- * admin API, `spec/admin-openapi.yaml`, and listed in the README; a test keeps them in step.
+ * admin API, `spec/admin-openapi.yaml`, and listed in docs/behaviour.md; a test keeps them in step.
  */
 export const PROBLEMS = {
   INVALID_PARAMETERS: {
@@ -40,9 +40,27 @@ export const PROBLEMS = {
 export type ProblemName = keyof typeof PROBLEMS;
 
 /**
+ * Answers of the operations served from the spec's examples, where the spec itself declares no
+ * response for the case (when it does, that response is given, as Prism gives it).
+ */
+export const EXAMPLE_PROBLEMS = {
+  INVALID_REQUEST: { type: `${base}invalid-request`, title: 'Invalid request', status: 422 },
+  UNSUPPORTED_MEDIA_TYPE: {
+    type: `${base}unsupported-media-type`,
+    title: 'Unsupported media type',
+    status: 415,
+  },
+  NO_EXAMPLE: {
+    type: `${base}no-example`,
+    title: 'Not implemented by the stand-in',
+    status: 501,
+  },
+} as const satisfies Record<string, ProblemType>;
+
+/**
  * Answers to requests that never reach an operation because HTTP itself failed: Node's parser
  * refused the request (RFC 9110 §15.5), or Fastify did before routing. No operation declares
- * them, as no operation declares a 500; the README lists them.
+ * them, as no operation declares a 500; docs/behaviour.md lists them.
  */
 export const PROTOCOL_PROBLEMS = {
   BAD_REQUEST: { type: `${base}bad-request`, title: 'Bad request', status: 400 },

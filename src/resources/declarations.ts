@@ -1,7 +1,7 @@
 /**
  * @module The resources a spec declares, read from its `x-stockmock` keywords and checked
  * against the spec itself: what cannot be served as declared is refused at start with file,
- * line and field, and nothing the spec declares is left unserved (README, "Declare a resource").
+ * line and field, and nothing the spec declares is left unserved (docs/declare-a-resource.md).
  */
 import type { Static } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
@@ -11,7 +11,12 @@ import { cyclePath } from './schema-cycle.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError, fieldPathOf, formatField } from '../source/describe-ajv-error.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { operationIssues } from '../spec/operation-rules.ts';
+import {
+  HTTP_METHODS,
+  operationIssues,
+  operationKey,
+  type HttpMethod,
+} from '../spec/operation-rules.ts';
 import { PAGE_PARAMETER, LIMIT_PARAMETER } from '../spec/pagination.ts';
 import {
   CollectionsSchema,
@@ -101,7 +106,7 @@ export type OperationDeclaration =
 
 export interface Declarations {
   readonly collections: ReadonlyMap<string, CollectionDeclaration>;
-  /** By operationId. */
+  /** The operations served from data, by key (operationKey); every other one is answered from examples. */
   readonly operations: ReadonlyMap<string, OperationDeclaration>;
   /** Every access level some view names. */
   readonly levels: readonly string[];
@@ -117,11 +122,14 @@ const validateDocument =
   ajv.compile<Static<typeof DocumentOperationSchema>>(DocumentOperationSchema);
 
 /**
- * Reads every declaration of the spec. Throws a SourceError with every issue found: an
- * operation without a declaration, a query parameter no filter honours, a field the record
+ * Reads every declaration of the spec. Throws a SourceError with every issue found: a
+ * declaration on an operation that is not a GET, a query parameter no filter honours, a field the record
  * does not declare, a filter the engine cannot run.
  */
-export function readDeclarations(spec: LoadedSpec): Declarations {
+export function readDeclarations(
+  spec: LoadedSpec,
+  options: { readonly strict?: boolean } = {},
+): Declarations {
   const issues: SourceIssue[] = [];
   const report = (path: Path, message: string): void => {
     issues.push({ file: spec.file, at: spec.locate(path), field: formatField(path), message });
@@ -148,10 +156,30 @@ export function readDeclarations(spec: LoadedSpec): Declarations {
   const operations = new Map<string, OperationDeclaration>();
   const levels = new Set<string>();
   for (const [pathName, item] of Object.entries(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const declared = item?.[method];
+      if (declared === undefined) continue;
+      if (options.strict === true && (method !== 'get' || !(OPERATION_KEYWORD in declared))) {
+        const key = operationKey(method.toUpperCase() as HttpMethod, pathName, declared);
+        report(
+          ['paths', pathName, method],
+          `${method.toUpperCase()} ${pathName}${key.includes(' ') ? '' : ` (${key})`} has no ` +
+            `\`${OPERATION_KEYWORD}\` data: strict refuses operations answered from the spec's examples`,
+        );
+      }
+      if (method !== 'get' && OPERATION_KEYWORD in declared) {
+        report(
+          ['paths', pathName, method, OPERATION_KEYWORD],
+          `${method.toUpperCase()} ${pathName}: data is served for GET operations only; ` +
+            `without \`${OPERATION_KEYWORD}\` it is answered from the spec's examples`,
+        );
+      }
+    }
     const operation = item?.get;
-    if (operation?.operationId === undefined) continue;
+    const input = (operation as Record<string, unknown> | undefined)?.[OPERATION_KEYWORD];
+    // A GET that declares nothing is answered from the spec's examples (route-table.ts).
+    if (operation === undefined || input === undefined) continue;
     const at: Path = ['paths', pathName, 'get', OPERATION_KEYWORD];
-    const input = (operation as Record<string, unknown>)[OPERATION_KEYWORD];
     const parameters = [
       ...(item?.parameters ?? []),
       ...(operation.parameters ?? []),
@@ -159,14 +187,7 @@ export function readDeclarations(spec: LoadedSpec): Declarations {
     const open = (operation.security ?? document.security ?? []).length === 0;
     const context: OperationContext = { pathName, parameters, collections, report, at, open };
     let declaration: OperationDeclaration | undefined;
-    if (input === undefined) {
-      report(
-        ['paths', pathName, 'get'],
-        `GET ${pathName} (${operation.operationId}) declares nothing to serve: add ` +
-          `\`${OPERATION_KEYWORD}\` naming its collection (a list, or an item by its key), ` +
-          'its filters and its views (README, "Declare a resource")',
-      );
-    } else if (typeof input === 'object' && input !== null && 'health' in input) {
+    if (typeof input === 'object' && input !== null && 'health' in input) {
       if (shaped(validateHealth, input, at)) declaration = readHealth(input.health, context);
     } else if (typeof input === 'object' && input !== null && 'document' in input) {
       if (shaped(validateDocument, input, at)) {
@@ -176,7 +197,7 @@ export function readDeclarations(spec: LoadedSpec): Declarations {
       declaration = readDataOperation(input, context);
     }
     if (declaration === undefined) continue;
-    operations.set(operation.operationId, declaration);
+    operations.set(operationKey('GET', pathName, operation), declaration);
     if ('views' in declaration && declaration.views.kind === 'by-level') {
       for (const level of declaration.views.views.keys()) levels.add(level);
     }

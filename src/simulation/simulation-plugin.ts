@@ -17,8 +17,10 @@ import type { Faults, Simulation } from '../config/simulation-schema.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The spec's operationId of a route, and the statuses the spec declares for it. */
+    /** The operation's key (operationKey), and the statuses the spec declares for it. */
     operation?: { readonly id: string; readonly statuses: readonly number[] };
+    /** Whether the simulation acts on the route (isSimulated). */
+    simulated?: boolean;
   }
 }
 
@@ -49,8 +51,9 @@ export default fp(
 
     app.addHook('onRoute', (route) => {
       const operation = route.config?.operation;
-      // Only the stock API's own operations are simulated; docs, meta and admin stay reliable.
-      if (operation === undefined || route.config?.auth !== 'bearer') return;
+      // Only operations served from data to a token are simulated; docs, meta, admin and the
+      // operations answered from examples (whose `Prefer: code` picks an example) stay as they are.
+      if (operation === undefined || route.config?.simulated !== true) return;
       const faults = perRoute[operation.id] ?? global;
       const hooks = [route.onRequest ?? []].flat();
       route.onRequest = [
@@ -138,13 +141,18 @@ export function simulatedProblem(status: number, realm = 'stockmock'): ProblemEr
   }
 }
 
+/** Whether the simulation acts on a route: one served from data to a token. */
+export function isSimulated(route: RouteDef): boolean {
+  return route.answers === 'data' && route.auth === 'bearer';
+}
+
 /** Every configured status and route must exist in the spec: checked at start, not per request. */
 function checkAgainstSpec(simulation: Simulation, routes: readonly RouteDef[]): void {
-  const simulated = routes.filter((route) => route.auth === 'bearer');
+  const simulated = routes.filter(isSimulated);
   for (const id of Object.keys(simulation.routes ?? {})) {
-    if (!simulated.some((route) => route.operationId === id)) {
+    if (!simulated.some((route) => route.key === id)) {
       throw new Error(
-        `simulation.routes.${id}: no operation of the spec has this operationId (known: ${simulated.map((r) => r.operationId).join(', ')})`,
+        `simulation.routes.${id}: no operation of the spec has this operationId (known: ${simulated.map((r) => r.key).join(', ')})`,
       );
     }
   }
@@ -154,7 +162,7 @@ function checkAgainstSpec(simulation: Simulation, routes: readonly RouteDef[]): 
     const lacking = applies.filter((route) => !route.statuses.includes(status));
     if (lacking.length > 0) {
       throw new Error(
-        `${where}.errors.status ${String(status)} is not declared by ${lacking.map((r) => r.operationId).join(', ')} in the spec`,
+        `${where}.errors.status ${String(status)} is not declared by ${lacking.map((r) => r.key).join(', ')} in the spec`,
       );
     }
   };
@@ -163,7 +171,7 @@ function checkAgainstSpec(simulation: Simulation, routes: readonly RouteDef[]): 
     check(
       faults,
       `simulation.routes.${id}`,
-      simulated.filter((route) => route.operationId === id),
+      simulated.filter((route) => route.key === id),
     );
   }
 }

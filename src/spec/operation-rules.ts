@@ -19,6 +19,55 @@ export const HTTP_METHODS = [
   'trace',
 ] as const;
 
+/** A method of HTTP_METHODS, upper case as on the wire. */
+export type HttpMethod = Uppercase<(typeof HTTP_METHODS)[number]>;
+
+/**
+ * What names an operation everywhere (routes, declarations, simulation settings, logs): its
+ * `operationId`, or, where the spec gives none, its method and path (`POST /v1/orders`).
+ */
+export function operationKey(
+  method: HttpMethod,
+  path: string,
+  operation: { readonly operationId?: string | undefined },
+): string {
+  return operation.operationId ?? `${method} ${path}`;
+}
+
+/** One operation of the spec, where it is and what names it. */
+export interface SpecOperation {
+  readonly key: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly item: OpenAPIV3_1.PathItemObject;
+  readonly operation: OpenAPIV3_1.OperationObject;
+}
+
+/**
+ * Every operation of the spec, path by path; on each path HEAD comes first (Fastify adds a HEAD
+ * to each GET unless one is there already).
+ */
+export function operationsOf(spec: LoadedSpec): SpecOperation[] {
+  const operations: SpecOperation[] = [];
+  const methods = ['head', ...HTTP_METHODS.filter((one) => one !== 'head')] as const;
+  for (const [path, item] of Object.entries(spec.dereferenced.paths ?? {})) {
+    if (item === undefined) continue;
+    for (const lower of methods) {
+      const operation = item[lower];
+      if (operation === undefined) continue;
+      const method = lower.toUpperCase() as HttpMethod;
+      operations.push({
+        key: operationKey(method, path, operation),
+        method,
+        path,
+        item,
+        operation,
+      });
+    }
+  }
+  return operations;
+}
+
 /**
  * A template expression as OpenAPI path templating and RFC 6570 level 1 write it: `{name}`, the
  * name of letters, digits, `_`, percent-escapes and inner dots. Anything else (a space, a `/`,

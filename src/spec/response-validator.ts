@@ -1,7 +1,8 @@
 /**
  * @module Judges a recorded HTTP response against the spec.
  *
- * The only importer of @stoplight/prism-http and fp-ts: the rest of stockmock sees `Finding[]`.
+ * With example-answers.ts, the only importer of @stoplight/prism-http and fp-ts: the rest of
+ * stockmock sees `Finding[]`.
  * Prism's `validateOutput` is not re-exported from the package index, so it is imported from its
  * module path (the package has no `exports` map, so the path resolves); the choice stays here.
  */

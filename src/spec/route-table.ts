@@ -1,19 +1,25 @@
 /** @module The spec as a route table: one entry per operation, registered in one loop. */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { LoadedSpec } from './load-spec.ts';
-import { HTTP_METHODS } from './operation-rules.ts';
+import { operationsOf, type HttpMethod } from './operation-rules.ts';
 import {
   createParameterParser,
   type ParameterParser,
   type UnknownParameters,
 } from './parameter-parser.ts';
 
-/** Who may call an operation: from its `security` (an empty list means open). */
-export type RouteAuth = 'bearer' | 'none';
+/**
+ * Who may call an operation, from its `security`: `none` when it is open (an empty list), or
+ * one of its alternatives is `{}`; `bearer` when a token decides (an HTTP bearer scheme, OAuth 2
+ * or OpenID Connect, whose tokens travel as bearer tokens); `scheme` for any other scheme (an
+ * API key, HTTP basic), whose credential is checked as the spec describes it.
+ */
+export type RouteAuth = 'bearer' | 'none' | 'scheme';
 
-export interface RouteDef {
-  readonly operationId: string;
-  readonly method: 'GET';
+interface RouteBase {
+  /** What names the operation: its operationId, or its method and path (operationKey). */
+  readonly key: string;
+  readonly method: HttpMethod;
   /** The spec's path template: `/v1/stock/{id}`. */
   readonly path: string;
   /** The same path in Fastify's syntax: `/v1/stock/:id`. */
@@ -23,47 +29,76 @@ export interface RouteDef {
   readonly produces: readonly string[];
   /** Every status the spec declares for the operation. */
   readonly statuses: readonly number[];
-  readonly parseParameters: ParameterParser;
 }
 
+/** An operation served from data (`x-stockmock`), or answered from the spec's examples. */
+export type RouteDef =
+  | (RouteBase & { readonly answers: 'data'; readonly parseParameters: ParameterParser })
+  | (RouteBase & { readonly answers: 'examples' });
+
+/** An operation served from data. */
+export type DataRoute = Extract<RouteDef, { readonly answers: 'data' }>;
+
 /**
- * Reads every operation of the spec. Only GET is served (the interface is read-only); any other
- * operation in the spec is an error at start, not a silent gap.
+ * Reads every operation of the spec, any method. Those whose key `fromData` names are served
+ * from data, and get a parser of their parameters; every other one is answered from the spec's
+ * examples, which validates its own requests.
  */
 export function buildRouteTable(
   spec: LoadedSpec,
   unknownParameters: UnknownParameters,
+  fromData: ReadonlySet<string>,
 ): readonly RouteDef[] {
   const document = spec.dereferenced;
-  const globalSecurity = document.security ?? [];
+  const schemes = (document.components?.securitySchemes ?? {}) as Record<
+    string,
+    OpenAPIV3_1.SecuritySchemeObject
+  >;
   const routes: RouteDef[] = [];
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    if (item === undefined) continue;
-    for (const method of HTTP_METHODS) {
-      if (method !== 'get' && item[method] !== undefined) {
-        throw new Error(`${method.toUpperCase()} ${path}: stockmock serves GET operations only`);
-      }
+  for (const { key, method, path, item, operation } of operationsOf(spec)) {
+    const base: RouteBase = {
+      key,
+      method,
+      path,
+      url: path.replaceAll(/\{([^}]+)\}/g, ':$1'),
+      auth: authOf(operation.security ?? document.security ?? [], schemes),
+      produces: Object.keys(successResponse(operation)?.content ?? {}),
+      // OpenAPI 3.1 lets an operation leave its responses out.
+      statuses: Object.keys(operation.responses ?? {})
+        .map(Number)
+        .filter(Number.isInteger),
+    };
+    if (!fromData.has(key)) {
+      routes.push({ ...base, answers: 'examples' });
+      continue;
     }
-    const operation = item.get;
-    if (operation === undefined) continue;
-    if (operation.operationId === undefined) throw new Error(`GET ${path} has no operationId`);
     const parameters = [
       ...(item.parameters ?? []),
       ...(operation.parameters ?? []),
     ] as OpenAPIV3_1.ParameterObject[];
-    const security = operation.security ?? globalSecurity;
     routes.push({
-      operationId: operation.operationId,
-      method: 'GET',
-      path,
-      url: path.replaceAll(/\{([^}]+)\}/g, ':$1'),
-      auth: security.length === 0 ? 'none' : 'bearer',
-      produces: Object.keys(successResponse(operation)?.content ?? {}),
-      statuses: Object.keys(operation.responses).map(Number).filter(Number.isInteger),
+      ...base,
+      answers: 'data',
       parseParameters: createParameterParser(parameters, unknownParameters),
     });
   }
   return routes;
+}
+
+function authOf(
+  security: readonly OpenAPIV3_1.SecurityRequirementObject[],
+  schemes: Readonly<Record<string, OpenAPIV3_1.SecuritySchemeObject>>,
+): RouteAuth {
+  if (security.length === 0 || security.some((one) => Object.keys(one).length === 0)) {
+    return 'none';
+  }
+  const takesBearer = (name: string): boolean => {
+    const scheme = schemes[name];
+    if (scheme === undefined) return true;
+    if (scheme.type === 'http') return scheme.scheme.toLowerCase() === 'bearer';
+    return scheme.type === 'oauth2' || scheme.type === 'openIdConnect';
+  };
+  return security.some((one) => Object.keys(one).every(takesBearer)) ? 'bearer' : 'scheme';
 }
 
 function successResponse(
@@ -71,4 +106,20 @@ function successResponse(
 ): OpenAPIV3_1.ResponseObject | undefined {
   const entry = Object.entries(operation.responses ?? {}).find(([code]) => code.startsWith('2'));
   return entry?.[1] as OpenAPIV3_1.ResponseObject | undefined;
+}
+
+/**
+ * Which operations are served from data and which from the spec's examples, as `serve` logs it
+ * and `validate` prints it: `2 from data (listOrders, getOrder); 1 from the spec's examples
+ * (POST /v1/orders)`. Long lists are cut after ten names.
+ */
+export function describeAnswers(spec: LoadedSpec, fromData: ReadonlySet<string>): string {
+  const all = operationsOf(spec).map(({ key }) => key);
+  const named = (kind: RouteDef['answers']): string => {
+    const keys = all.filter((key) => fromData.has(key) === (kind === 'data'));
+    if (keys.length === 0) return '0';
+    const shown = keys.slice(0, 10).join(', ');
+    return `${String(keys.length)} (${keys.length > 10 ? `${shown}, …` : shown})`;
+  };
+  return `operations from data: ${named('data')}; from the spec's examples: ${named('examples')}`;
 }

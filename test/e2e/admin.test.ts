@@ -211,8 +211,8 @@ describe('the admin API', () => {
 describe('wrong methods and odd paths', () => {
   it.each([
     ['GET', '/__admin/reload', 'POST'],
-    ['POST', '/__admin/scenario', 'GET, PUT, HEAD'],
-    ['PUT', '/__admin/requests', 'GET, DELETE, HEAD'],
+    ['POST', '/__admin/scenario', 'GET, HEAD, PUT'],
+    ['PUT', '/__admin/requests', 'GET, HEAD, DELETE'],
     ['POST', '/docs', 'GET, HEAD'],
     ['DELETE', '/docs/static/index.html', 'GET, HEAD'],
   ])('%s %s: 405 naming %s', async (method, path, allow) => {

@@ -23,10 +23,10 @@ async function specWith(from: string, to: string): Promise<string> {
 }
 
 /** The issues reading the declarations of a spec file raises. */
-async function issuesOf(file: string): Promise<readonly SourceIssue[]> {
+async function issuesOf(file: string, strict = false): Promise<readonly SourceIssue[]> {
   const spec = await loadSpec(file);
   try {
-    readDeclarations(spec);
+    readDeclarations(spec, { strict });
   } catch (error) {
     if (error instanceof SourceError) return error.issues;
     throw error;
@@ -82,7 +82,7 @@ describe('a declaration that cannot be served is refused with file, line and fie
     );
   });
 
-  it('an operation that declares nothing to serve (a new list)', async () => {
+  it('an operation that declares nothing is answered from examples, and refused under strict', async () => {
     const file = await specWith(
       '  /healthz:\n',
       `  /v1/warehouses:
@@ -93,14 +93,39 @@ describe('a declaration that cannot be served is refused with file, line and fie
           description: Warehouses.
   /healthz:\n`,
     );
-    const issues = await issuesOf(file);
+    expect(await issuesOf(file)).toStrictEqual([]);
+    const issues = await issuesOf(file, true);
     expect(issues.map((issue) => [issue.field, issue.at?.line])).toEqual([
       [
         'paths./v1/warehouses.get',
         lineOf('      operationId: listWarehouses', await readFile(file, 'utf8')),
       ],
     ]);
-    expect(issues[0]?.message).toMatch(/listWarehouses.*declares nothing to serve.*x-stockmock/);
+    expect(issues[0]?.message).toMatch(/listWarehouses.*has no `x-stockmock` data.*strict/);
+  });
+
+  it('a declaration on an operation that is not a GET', async () => {
+    const file = await specWith(
+      '  /healthz:\n',
+      `  /v1/warehouses:
+    post:
+      operationId: addWarehouse
+      x-stockmock: { collection: products }
+      responses:
+        '201':
+          description: Added.
+  /healthz:\n`,
+    );
+    const issues = await issuesOf(file);
+    expect(issues.map((issue) => [issue.field, issue.at?.line])).toEqual([
+      [
+        'paths./v1/warehouses.post.x-stockmock',
+        lineOf('      x-stockmock: { collection: products }', await readFile(file, 'utf8')),
+      ],
+    ]);
+    expect(issues[0]?.message).toMatch(
+      /^POST \/v1\/warehouses: data is served for GET operations only/,
+    );
   });
 
   it.each([

@@ -4,8 +4,10 @@ import { shippedSpecOnce } from '../helpers/test-app.ts';
 
 const spec = await shippedSpecOnce();
 const parserOf = (operationId: string, unknown: 'reject' | 'ignore' = 'reject') => {
-  const route = buildRouteTable(spec, unknown).find((r) => r.operationId === operationId);
-  if (route === undefined) throw new Error(operationId);
+  const route = buildRouteTable(spec, unknown, new Set([operationId])).find(
+    (r) => r.key === operationId,
+  );
+  if (route?.answers !== 'data') throw new Error(operationId);
   return route.parseParameters;
 };
 const listStock = parserOf('listStock');

@@ -18,10 +18,11 @@ import { CONFIG_FLAGS, configFlagHelp, configFlags } from '../config-flags.ts';
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Serve the stock API from the spec and the fixtures',
+  summary: 'Serve the spec: its lists and items from the fixtures, the rest from its examples',
   usage:
     'stockmock serve [--config FILE] [--fixtures FILE] [--scenario NAME] [--port N] [--host H]\n' +
     '                [--spec FILE] [--base-url URL] [--log-level LEVEL] [--log-format F] [--watch]\n' +
+    '                [--strict]\n' +
     configFlagHelp(true),
   flags: { ...CONFIG_FLAGS, watch: { type: 'boolean' } },
   async run(args, io) {
@@ -76,7 +77,11 @@ export const serveCommand: Command = {
         source,
         scenarios: catalogs.names,
       },
-      `serving ${[...sizes].map(([name, size]) => `${String(size)} ${name}`).join(', ')} on ${server.url} (docs: ${server.url}/docs)`,
+      `serving ${
+        sizes.size === 0
+          ? "the spec's examples (it declares no collections, so no fixture is read)"
+          : [...sizes].map(([name, size]) => `${String(size)} ${name}`).join(', ')
+      } on ${server.url} (docs: ${server.url}/docs)`,
     );
 
     log.info(tokensLine(config));

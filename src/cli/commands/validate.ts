@@ -10,7 +10,9 @@ import {
 } from '../../scenarios/load-scenarios.ts';
 import { readDeclarations } from '../../resources/declarations.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
+import { createExampleAnswers } from '../../spec/example-answers.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
+import { buildRouteTable, describeAnswers } from '../../spec/route-table.ts';
 import type { Command } from '../command.ts';
 import { CONFIG_FLAGS, configFlagHelp, configFlags } from '../config-flags.ts';
 import { describeFailure } from '../describe-failure.ts';
@@ -19,7 +21,7 @@ export const validateCommand: Command = {
   name: 'validate',
   summary: 'Check the spec, the config and the fixtures; exit 1 on errors',
   usage:
-    'stockmock validate [--config FILE] [--fixtures FILE] [--spec FILE] [--scenario NAME]\n' +
+    'stockmock validate [--config FILE] [--fixtures FILE] [--spec FILE] [--scenario NAME] [--strict]\n' +
     configFlagHelp(false),
   flags: CONFIG_FLAGS,
   async run(args, io) {
@@ -43,15 +45,24 @@ export const validateCommand: Command = {
         config.spec,
         async () => {
           const spec = await loadSpec(config.spec);
-          const declarations = readDeclarations(spec);
+          const declarations = readDeclarations(spec, { strict: config.strict });
           plan = loadPlanOf(declarations, config.compatibility);
-          return `${String(Object.keys(spec.document.paths ?? {}).length)} paths, ${String(declarations.collections.size)} collections`;
+          // Read as serve reads them, so that a spec validate accepts is one serve serves.
+          const routes = buildRouteTable(
+            spec,
+            config.compatibility.unknownQueryParameters,
+            new Set(declarations.operations.keys()),
+          );
+          const examples = routes.filter((route) => route.answers === 'examples');
+          await createExampleAnswers(spec, new Set(examples.map((route) => route.key)));
+          return `${String(Object.keys(spec.document.paths ?? {}).length)} paths, ${String(declarations.collections.size)} collections; ${describeAnswers(spec, new Set(declarations.operations.keys()))}`;
         },
       ],
       ...scenarios.map(([name, source]): [string, () => Promise<string>] => [
         typeof source === 'string' ? `${source} (scenario ${name})` : `scenario ${name}`,
         async () => {
           if (plan === undefined) throw new Error('not checked: the spec is invalid');
+          if (plan.collections.length === 0) return 'not read: the spec declares no collections';
           const collections = await loadScenario(source, plan, {
             maxBytes: config.maxFixtureBytes,
           });

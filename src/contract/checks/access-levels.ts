@@ -255,7 +255,7 @@ const SMALLEST_CLASS = 3;
 /**
  * The statuses follow the stand-in's rule (PRODUCT.md: a positive quantity is available, zero
  * out_of_stock, unknown on_request, unless a record says otherwise): most items of a class of
- * quantity contradicting it is a rule of the target's own, not data. Written in the README.
+ * quantity contradicting it is a rule of the target's own, not data. Written in docs/contract-checker.md.
  */
 const statusRule: Check = {
   id: 'access.status-rule',

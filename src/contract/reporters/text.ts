@@ -19,7 +19,7 @@ export function renderText(report: Report): string {
     lines.push(
       '',
       'Differs from the stand-in: the interface allows these, but a client built against stockmock',
-      'will meet them (where the stand-in has a compatibility setting for one, see its README).',
+      'will meet them (where the stand-in has a compatibility setting for one, see its docs/testers-toolbox.md).',
       ...differing.flatMap(renderDifference),
     );
   }

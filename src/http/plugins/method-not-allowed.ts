@@ -28,7 +28,7 @@ export default fp(
       }
       throw ProblemError.from(
         PROBLEMS.NOT_FOUND,
-        `Nothing is served at ${path}. The API is under /v1; /docs describes it.`,
+        `Nothing is served at ${path}; /docs describes what is.`,
       );
     });
   },
