@@ -26,16 +26,15 @@ beforeAll(async () => {
   validate = ajv.compile(JSON.parse(schemaText) as object);
 });
 
-/** Every config the repository holds: the shipped one, the README's, the Kubernetes example's. */
+/** Every config the repository holds: the shipped one, the docs' example, the Kubernetes one. */
 async function repositoryConfigs(): Promise<[string, unknown][]> {
-  const readme = await read('README.md');
-  const section = readme.slice(readme.indexOf('## Configuration'));
-  const readmeConfig = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  const page = await read('docs/configuration.md');
+  const pageConfig = /```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
   const [configMap] = parseAllDocuments(await read('deploy/kubernetes/stockmock.yaml'));
   const mapped = (configMap?.toJS() as { data: Record<string, string> }).data;
   return [
     ['stockmock.config.yaml', parse(await read('stockmock.config.yaml'))],
-    ['README.md, Configuration', parse(readmeConfig)],
+    ['docs/configuration.md', parse(pageConfig)],
     ['deploy/kubernetes ConfigMap', parse(mapped['stockmock.config.yaml'] ?? '')],
   ];
 }

@@ -1,11 +1,11 @@
-/** The problem catalogue, the spec and the README name the same problem types. */
+/** The problem catalogue, the spec and docs/behaviour.md name the same problem types. */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
+import { EXAMPLE_PROBLEMS, PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec } from '../../src/spec/load-spec.ts';
 import { shippedSpecOnce } from '../helpers/test-app.ts';
 
-const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+const behaviour = await readFile(new URL('../../docs/behaviour.md', import.meta.url), 'utf8');
 const specs = await Promise.all([shippedSpecOnce(), loadSpec(ADMIN_SPEC)]);
 // INTERNAL is the one type no operation declares: a 500 is always a bug.
 const answered = Object.values(PROBLEMS).filter((problem) => problem !== PROBLEMS.INTERNAL);
@@ -31,16 +31,20 @@ describe('problem catalogue', () => {
     expect([...declaredStatuses(problem.type)]).toEqual([String(problem.status)]);
   });
 
-  it.each([...Object.values(PROBLEMS), ...Object.values(PROTOCOL_PROBLEMS)])(
-    '$type is listed in the README',
-    (problem) => {
-      expect(readme).toContain(problem.type);
-    },
-  );
+  it.each([
+    ...Object.values(PROBLEMS),
+    ...Object.values(PROTOCOL_PROBLEMS),
+    ...Object.values(EXAMPLE_PROBLEMS),
+  ])('$type is listed in docs/behaviour.md', (problem) => {
+    expect(behaviour).toContain(problem.type);
+  });
 
-  it('no protocol problem shares a type with a problem of the operations', () => {
+  it('no protocol or example problem shares a type with a problem of the operations', () => {
     const operations = new Set<string>(Object.values(PROBLEMS).map((problem) => problem.type));
-    for (const problem of Object.values(PROTOCOL_PROBLEMS)) {
+    for (const problem of [
+      ...Object.values(PROTOCOL_PROBLEMS),
+      ...Object.values(EXAMPLE_PROBLEMS),
+    ]) {
       expect(operations.has(problem.type)).toBe(false);
     }
   });
