@@ -48,6 +48,8 @@ export interface CheckContext {
   readonly standIn: StandIn;
   /** The statuses the spec declares for the `status` filter. */
   readonly statuses: readonly string[];
+  /** The methods the spec declares at a path (spec-methods.ts). */
+  readonly declaredAt: (path: string) => ReadonlySet<string>;
   readonly seed: number;
   readonly runs: number;
 }

@@ -8,7 +8,7 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { queryRules, type ParameterRule } from './oracle/parameter-rules.ts';
-import { COLLECTIONS, INTERFACE_LIMITS, type Collection, type PageLimits } from './walk.ts';
+import { COLLECTIONS, INTERFACE_LIMITS, STOCK, type Collection, type PageLimits } from './walk.ts';
 
 export const MATCH_KINDS = ['exact', 'contains', 'min', 'max'] as const;
 export type MatchKind = (typeof MATCH_KINDS)[number];
@@ -80,6 +80,11 @@ export interface Declared {
   readonly interfaceRecords: readonly string[];
   /** Every level a view names, in the order met. */
   readonly levels: readonly string[];
+}
+
+/** Whether the spec has the interface's stock list, which the interface's checks start from. */
+export function servesInterface(spec: { readonly dereferenced: OpenAPIV3_1.Document }): boolean {
+  return spec.dereferenced.paths?.[STOCK.path]?.get !== undefined;
 }
 
 /** Whether a path is one of the interface's own, which the interface's checks judge. */

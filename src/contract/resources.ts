@@ -3,6 +3,7 @@
  * edge requests): the interface's lists and items where the spec has them, and every list and
  * item the spec declares, each with a level that may read it.
  */
+import type { ExampleOperation } from './operations.ts';
 import type { Declared } from './declared.ts';
 import { readersOf, type Learned } from './learn.ts';
 import type { Credentials, Holder, TokenLevel } from './target-client.ts';
@@ -11,7 +12,8 @@ import { COLLECTIONS, idOf } from './walk.ts';
 
 export interface Resource {
   readonly path: string;
-  readonly kind: 'list' | 'item';
+  /** A declared list or item, or a read operation that declares no data (operations.ts). */
+  readonly kind: 'list' | 'item' | 'operation';
   /** Who asks for it: a level that reads it, or no one where it is open. */
   readonly as: Credentials;
   /** Every level with a token that may read it (the interface's lists: each level given). */
@@ -30,6 +32,7 @@ export function resourcesOf(
     readonly levels: readonly TokenLevel[];
     readonly primary: TokenLevel;
     readonly holders: readonly Holder[];
+    readonly operations: readonly ExampleOperation[];
   },
 ): Resource[] {
   const resources: Resource[] = [];
@@ -69,6 +72,17 @@ export function resourcesOf(
         unknown: pathOf(keyAboveAll(keys)),
       });
     }
+  }
+  for (const operation of at.operations) {
+    const [holder] = at.holders;
+    if (operation.needsToken && holder === undefined) continue;
+    resources.push({
+      path: operation.path,
+      kind: 'operation',
+      as: operation.needsToken && holder !== undefined ? holder : 'none',
+      readers: at.holders,
+      needsToken: operation.needsToken,
+    });
   }
   return resources;
 }

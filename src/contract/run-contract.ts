@@ -1,4 +1,8 @@
 /** @module Runs every check against a target and gathers the report. */
+import { HTTP_METHODS } from '../spec/operation-rules.ts';
+import { exampleOperationsOf } from './operations.ts';
+import { operationChecks } from './checks/operations.ts';
+import { declaredMethods } from './spec-methods.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { createResponseValidator, type ResponseValidator } from '../spec/response-validator.ts';
@@ -17,7 +21,7 @@ import { interfaceSpec, readingOf, readingOfSpec, type Reading } from './reading
 import { problemTypesResult } from './checks/problem-types.ts';
 import { standInOf, type Decided, type StandIn, type StandInSettings } from './stand-in.ts';
 import { declaredChecks } from './checks/declared.ts';
-import { readDeclared, type Declared } from './declared.ts';
+import { readDeclared, servesInterface, type Declared } from './declared.ts';
 import { readerName, readersOf } from './learn.ts';
 import {
   createTargetClient,
@@ -211,8 +215,10 @@ export async function runContract(options: ContractOptions): Promise<Report> {
   const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
   const conformance = createConformance(options.spec, basePath);
   let requests = 0;
+  const declaredAt = declaredMethods(options.spec);
   const client = createTargetClient({
     ...options,
+    declaredAt,
     onExchange: (exchange) => {
       requests += 1;
       conformance.record(exchange);
@@ -246,6 +252,8 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     interfaceServed,
   );
   const standIn = standInOf(options.spec);
+  const operations = exampleOperationsOf(options.spec.dereferenced);
+  const asGiven = await createResponseValidator(options.spec);
   const reading = readingOf(learned.tally, readingOfSpec(options.spec));
   const interfaceValidator = await conformance.start(reading);
   const context: CheckContext = {
@@ -256,10 +264,17 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     declared,
     primary,
     learned,
-    resources: resourcesOf(learned, declared, { interfaceServed, levels, primary, holders }),
+    resources: resourcesOf(learned, declared, {
+      interfaceServed,
+      levels,
+      primary,
+      holders,
+      operations,
+    }),
     reading,
     standIn,
     statuses: statusesOf(options.spec.dereferenced),
+    declaredAt,
     seed: options.seed,
     runs: options.runs,
   };
@@ -276,12 +291,13 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     generatedCheck(options.spec.dereferenced, () => interfaceValidator),
   ];
   const checks: Check[] = [
-    realDataCheck(interfaceServed),
+    realDataCheck(interfaceServed, anySecured(options.spec.dereferenced)),
     // Without the interface's routes its checks do not apply: one line says so, not sixty.
     ...(interfaceServed ? interfaceChecks : []),
     // The rules of every answer, on whatever the spec serves.
     ...httpRuleChecks,
     ...declaredChecks(declared, interfaceServed),
+    ...operationChecks(operations, () => asGiven),
   ];
   const results: CheckResult[] = [];
   const total = checks.length + 1;
@@ -336,11 +352,6 @@ function stoppedResult(reason: string): CheckResult {
 
 function headOf(check: Check): Pick<CheckResult, 'id' | 'title' | 'level' | 'source'> {
   return { id: check.id, title: check.title, level: check.level, source: check.source };
-}
-
-/** Whether the spec has the interface's stock list, which the interface's checks start from. */
-function servesInterface(spec: LoadedSpec): boolean {
-  return spec.dereferenced.paths?.[STOCK.path]?.get !== undefined;
 }
 
 interface Usable {
@@ -465,11 +476,23 @@ function gathered(
   };
 }
 
+/** Whether any operation of the spec asks for credentials (its own `security`, or the spec's). */
+function anySecured(document: OpenAPIV3_1.Document): boolean {
+  return Object.values(document.paths ?? {}).some((item) =>
+    HTTP_METHODS.some((method) => {
+      const operation = item?.[method];
+      if (operation === undefined) return false;
+      const security = operation.security ?? document.security ?? [];
+      return security.length > 0 && security.every((one) => Object.keys(one).length > 0);
+    }),
+  );
+}
+
 /**
  * No vacuous passes: every filter and lookup is only as good as the data learned first. A run
  * whose tokens are refused, or whose lists are empty, fails here and says why.
  */
-function realDataCheck(interfaceServed: boolean): Check {
+function realDataCheck(interfaceServed: boolean, needsTokens: boolean): Check {
   return {
     id: 'contract.saw-real-data',
     title: 'The unfiltered lists gave real items to check the rest with',
@@ -478,15 +501,18 @@ function realDataCheck(interfaceServed: boolean): Check {
     needs: [],
     async run({ learned, levels, holders, client }) {
       const failures: Failure[] = [...learned.failures];
-      if (holders.length === 0) {
+      // A spec that secures nothing is checked without tokens.
+      if (holders.length === 0 && needsTokens) {
         failures.push({
           message:
             'No token was given: every check would only see 401s. Pass --token status=… or --token quantity=….',
         });
       }
+      const lists = [...learned.declared.values()];
       if (
         !interfaceServed &&
-        [...learned.declared.values()].every((list) => list.holder === undefined)
+        lists.length > 0 &&
+        lists.every((list) => list.holder === undefined)
       ) {
         failures.push({
           message:

@@ -1,4 +1,5 @@
 /** @module HTTP to the target under test: timeouts, bounded concurrency, every exchange recorded. */
+import { SAFE_METHODS } from './spec-methods.ts';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
@@ -117,6 +118,11 @@ export interface TargetClientOptions {
   readonly trustedOrigins?: readonly string[];
   /** What the run may cost; default DEFAULT_RUN_LIMITS. */
   readonly limits?: RunLimits;
+  /**
+   * The methods the spec declares at a path below the base URL: a write among them (POST, PUT,
+   * PATCH, DELETE, …) is never sent, as it could change the data of the service checked.
+   */
+  readonly declaredAt?: (path: string) => ReadonlySet<string>;
 }
 
 /** A token that no real configuration would hold, to provoke an invalid_token answer. */
@@ -124,6 +130,7 @@ const WRONG_TOKEN = 'stockmock-contract-deliberately-wrong-token';
 
 export function createTargetClient(options: TargetClientOptions): TargetClient {
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+  const declaredAt = options.declaredAt ?? (() => new Set<string>());
   const limit = createLimiter(options.concurrency);
   const budget = createRunBudget(options.limits ?? DEFAULT_RUN_LIMITS);
   const origins = new Set([base.origin, ...(options.trustedOrigins ?? []).map(originOf)]);
@@ -162,6 +169,11 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
         // Checked here, not only by the walks: no path through the checks may carry a token off.
         if (!reaches(url)) {
           const reason = `not requested: ${url} is off the target's origin ${base.origin}, and only the target's origin gets a token`;
+          return { ...sent, kind: 'no-response', reason };
+        }
+        // And no check may send a write the service takes: the checker only reads.
+        if (!SAFE_METHODS.has(method) && declaredAt(pathBelow(base, url)).has(method)) {
+          const reason = `not requested: the spec declares ${method} here, and the checker sends nothing that may change the service's data`;
           return { ...sent, kind: 'no-response', reason };
         }
         const stopped = budget.take(url);
@@ -366,4 +378,11 @@ function createLimiter(concurrency: number) {
       waiting.shift()?.();
     }
   };
+}
+
+/** A URL's path below the base URL's (`https://host/api/` + `/api/v1/x` → `/v1/x`). */
+function pathBelow(base: URL, url: string): string {
+  const { pathname } = new URL(url);
+  const prefix = base.pathname.replace(/\/$/, '');
+  return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : pathname;
 }

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Level } from '../../contract/check.ts';
-import { readDeclared } from '../../contract/declared.ts';
+import { readDeclared, servesInterface } from '../../contract/declared.ts';
 import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
 import { TOKEN_LEVELS } from '../../contract/target-client.ts';
 import { loadSpec, SHIPPED_SPEC, type LoadedSpec } from '../../spec/load-spec.ts';
@@ -22,7 +22,8 @@ export const contractCommand: Command = {
     '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]\n' +
     '                   [--deadline MS] [--max-requests N] [--max-bytes N]\n' +
     '                   [--trust-origin ORIGIN ...] [--suggest-config [FILE]] [--pin-problem-types]\n' +
-    "  --token LEVEL=TOKEN: LEVEL is status, quantity, or a level the spec's views declare\n" +
+    "  --token LEVEL=TOKEN: LEVEL is status, quantity, or a level the spec's views declare; any\n" +
+    '      name (letters, digits, _ and -) where the spec names no level\n' +
     '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
     '    differences from the stand-in; --level stand-in fails those too\n' +
     "  --pin-problem-types fails problem `type` URIs that differ from the stand-in's at the\n" +
@@ -168,17 +169,27 @@ function parseLevel(given: string | undefined): Level {
 
 /**
  * `--token status=abc --token quantity=def`: level first, so a token may contain `=`. A level is
- * one of the interface's two, or one that the spec's views declare (`public`, `staff`).
+ * one of the interface's two, one that the spec's views declare (`public`, `staff`), or any
+ * name: a spec whose one view is everyone's, or whose operations declare no data, names none.
  */
+/** A level's name: what the config's tokens allow (ACCESS_LEVEL_PATTERN). */
+const LEVEL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
 function parseTokens(args: ParsedArgs, spec: LoadedSpec): Readonly<Record<string, string>> {
   const given = args.flags['token'];
-  const known = [...new Set([...TOKEN_LEVELS, ...readDeclared(spec.dereferenced).levels])];
+  const declared = readDeclared(spec.dereferenced).levels;
+  const known = [...new Set([...TOKEN_LEVELS, ...declared])];
+  // Where the spec names levels, a name it does not know is a typo, not a level of its own.
+  const allowed = (level: string): boolean =>
+    declared.length === 0 && !servesInterface(spec)
+      ? LEVEL_NAME.test(level)
+      : known.includes(level);
   const tokens: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const grant of Array.isArray(given) ? given : []) {
     const text = String(grant);
     const at = text.indexOf('=');
     const level = text.slice(0, at);
-    if (at < 1 || !known.includes(level) || at === text.length - 1) {
+    if (at < 1 || !allowed(level) || at === text.length - 1) {
       throw new UsageError(
         `contract: --token takes LEVEL=TOKEN with LEVEL ${known.join(', ')}, not "${text.replace(/=.*/, '=…')}"`,
       );

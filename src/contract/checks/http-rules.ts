@@ -3,6 +3,7 @@
  * challenge and scheme (RFC 6750, RFC 9110 §11), content negotiation (RFC 9110 §12.5.1), and the
  * rules every single answer must keep (JSON bodies, RFC 9457 problems).
  */
+import { SAFE_METHODS } from '../spec-methods.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Check, CheckContext, Failure, Findings } from '../check.ts';
 import { found } from '../check.ts';
@@ -168,27 +169,42 @@ async function probe(
 const otherMethods: Check = {
   id: 'http.other-methods',
   title:
-    'POST, PUT, PATCH and DELETE get 405 with an Allow header that lists GET, and every method Allow names is not itself 405',
+    'POST, PUT, PATCH and DELETE, where the spec declares none, get 405 with an Allow header that lists GET; no method Allow names is itself answered 405',
   level: 'interface',
   source: 'RFC 9110 §15.5.6',
   needs: [],
   async run(context) {
+    // A method the spec declares is the service's to answer, and a write is never sent.
     const requests = context.resources.flatMap(({ path, as }) =>
-      ['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path, as })),
+      ['POST', 'PUT', 'PATCH', 'DELETE']
+        .filter((method) => !context.declaredAt(path).has(method))
+        .map((method) => ({ method, path, as })),
     );
     const allowed = new Map<string, string>();
+    const refused = new Map<string, Exchange>();
     const failures = await probe(context, requests, (exchange) => {
       if (statusOf(exchange) !== 405) return 'Another method is not answered 405';
+      const pathname = new URL(exchange.url).pathname;
+      refused.set(`${exchange.method} ${pathname}`, exchange);
       const allow = exchange.kind === 'response' ? exchange.response.headers['allow'] : undefined;
       for (const method of (allow ?? '').split(',').map((m) => m.trim().toUpperCase())) {
-        if (method !== '') allowed.set(`${method} ${new URL(exchange.url).pathname}`, method);
+        if (method !== '') allowed.set(`${method} ${pathname}`, method);
       }
       return allowsGet(allow) ? undefined : 'The 405 has no Allow header listing GET';
     });
     // Each method an Allow header names is one the resource supports (RFC 9110 §10.2.1): it
-    // must not itself be answered 405. CONNECT and TRACE are not tried.
+    // must not itself be answered 405. A method refused above is known to be; a safe one is
+    // tried; a write is never sent, as it could change the service's data.
+    for (const [key, method] of allowed) {
+      const answered = refused.get(key);
+      if (answered !== undefined) {
+        failures.push(
+          failureOf(answered, `${method} is named in Allow but answered 405 (RFC 9110 §10.2.1)`),
+        );
+      }
+    }
     const named = [...allowed]
-      .filter(([, method]) => !['CONNECT', 'TRACE'].includes(method))
+      .filter(([key, method]) => SAFE_METHODS.has(method) && !refused.has(key))
       .map(([key, method]) => {
         const path = key.slice(method.length + 1);
         const as = context.resources.find((resource) => path.endsWith(resource.path))?.as;

@@ -1,0 +1,94 @@
+/**
+ * Checks of the read operations that declare no data (../operations.ts): the service's own
+ * data answers them, so only what the spec says is judged: a declared status, headers and body
+ * as the spec describes them, the rules of every answer, and required query parameters that
+ * are required. Writes are never sent.
+ */
+import type { Check, Failure } from '../check.ts';
+import { found } from '../check.ts';
+import { failureOf, statusOf } from '../describe-exchange.ts';
+import type { ExampleOperation } from '../operations.ts';
+import type { Exchange } from '../target-client.ts';
+import type { ResponseValidator } from '../../spec/response-validator.ts';
+import { answerRuleFindings } from './http-rules.ts';
+
+/** Whether the operation declares a status: exactly, by its range (`4XX`), or by `default`. */
+function declares(operation: ExampleOperation, status: number): boolean {
+  const { statuses } = operation;
+  return (
+    statuses.has(String(status)) ||
+    statuses.has(`${String(status).charAt(0)}XX`) ||
+    statuses.has('default')
+  );
+}
+
+/** The path with one query parameter left out. */
+function without(path: string, name: string): string {
+  const [bare = '', search = ''] = path.split('?', 2);
+  const query = new URLSearchParams(search);
+  query.delete(name);
+  const rest = query.toString();
+  return rest === '' ? bare : `${bare}?${rest}`;
+}
+
+/**
+ * Rule: the spec's statuses, headers and bodies hold for every operation it declares, not only
+ * for those a stand-in serves from data. Breaks it: a body outside its schema (an enum value, a
+ * pattern, a minimum, a date as a date-time), an undeclared status, an open operation that
+ * asks for a token, a required parameter that is not (200 without it), a problem whose status
+ * is not the answer's. Each such GET, with its parameters' own examples, and once without each
+ * required query parameter.
+ */
+export function operationChecks(
+  operations: readonly ExampleOperation[],
+  validator: () => ResponseValidator,
+): Check[] {
+  return operations.map((operation) => ({
+    id: `operations.${operation.template}`,
+    title: `${operation.template}: a status the spec declares, headers and body as it describes them; required query parameters are required`,
+    level: 'interface',
+    source: `the spec: GET ${operation.template}`,
+    needs: [],
+    async run(context) {
+      const holder = context.holders[0];
+      if (operation.needsToken && holder === undefined) {
+        return { failures: [], skipped: 'it needs a token, and none was given' };
+      }
+      const as = operation.needsToken && holder !== undefined ? holder : 'none';
+      const judged = (exchange: Exchange): Failure[] => {
+        const status = statusOf(exchange);
+        if (exchange.kind === 'no-response' || status === undefined) {
+          return [failureOf(exchange, 'No answer')];
+        }
+        const wrong = answerRuleFindings(exchange);
+        if (!operation.needsToken && (status === 401 || status === 403)) {
+          wrong.push(`Open by the spec (no security), but answered ${String(status)}`);
+        }
+        if (!declares(operation, status)) {
+          wrong.push(
+            `Status ${String(status)} is not declared (declared: ${[...operation.statuses].join(', ')})`,
+          );
+        } else {
+          const pathname = operation.path.split('?', 1)[0] ?? operation.path;
+          for (const finding of validator().validate('GET', pathname, exchange.response)) {
+            wrong.push(`${finding.path === '' ? '' : `${finding.path}: `}${finding.message}`);
+          }
+        }
+        return wrong.map((message) => failureOf(exchange, message));
+      };
+      const failures = judged(await context.client.request({ path: operation.path, as }));
+      for (const name of operation.required) {
+        const exchange = await context.client.request({ path: without(operation.path, name), as });
+        const status = statusOf(exchange) ?? 0;
+        if (status < 400 || status >= 500) {
+          failures.push(
+            failureOf(exchange, `Without the required query parameter ${name}, not answered 4xx`),
+          );
+        } else {
+          failures.push(...judged(exchange));
+        }
+      }
+      return found(failures);
+    },
+  }));
+}
