@@ -54,7 +54,7 @@ export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec>
   // pass over the document (a second dereference was a third of a large spec's load).
   const dereferenced = (await SwaggerParser.validate(
     file,
-    structuredClone(document) as never,
+    withoutReferenceSiblings(structuredClone(document)) as never,
     options,
   )) as OpenAPIV3_1.Document;
   return deepFreeze({
@@ -63,4 +63,33 @@ export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec>
     dereferenced,
     locate: (path, part) => source.locate(path, part),
   });
+}
+
+/**
+ * OpenAPI 3.0 says members beside a `$ref` "SHALL be ignored" (Reference Object), and its schema
+ * refuses them: converted specs often have them (`{$ref, type}`), and Prism serves them. They
+ * are taken off before validation, as ignored; 3.1 allows some (and schemas any), so it is left
+ * as written. Works in place on a copy.
+ */
+function withoutReferenceSiblings(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
+  if (!String((document as { openapi?: unknown }).openapi).startsWith('3.0')) return document;
+  const seen = new Set<object>();
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    const members = value as Record<string, unknown>;
+    if (typeof members['$ref'] === 'string') {
+      for (const name of Object.keys(members)) {
+        if (name !== '$ref') Reflect.deleteProperty(members, name);
+      }
+      return;
+    }
+    Object.values(members).forEach(visit);
+  };
+  visit(document);
+  return document;
 }

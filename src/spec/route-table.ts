@@ -60,7 +60,7 @@ export function buildRouteTable(
       key,
       method,
       path,
-      url: path.replaceAll(/\{([^}]+)\}/g, ':$1'),
+      url: fastifyUrlOf(path),
       auth: authOf(operation.security ?? document.security ?? [], schemes),
       produces: Object.keys(successResponse(operation)?.content ?? {}),
       // OpenAPI 3.1 lets an operation leave its responses out.
@@ -83,6 +83,27 @@ export function buildRouteTable(
     });
   }
   return routes;
+}
+
+/**
+ * A path template in Fastify's syntax: `{id}` alone in its segment is `:id`; beside other text
+ * (`{name}:enable`, `{id}.json`, `{from}-{to}`) it is a parameter of its own pattern, which
+ * ends where the text does. A literal `:` is written `::`.
+ */
+function fastifyUrlOf(template: string): string {
+  return template
+    .split('/')
+    .map((segment) => {
+      const whole = /^\{([^}]+)\}$/.exec(segment);
+      if (whole !== null) return `:${whole[1] ?? ''}`;
+      return segment
+        .split(/(\{[^}]+\})/)
+        .map((part) =>
+          part.startsWith('{') ? `:${part.slice(1, -1)}([^/]+?)` : part.replaceAll(':', '::'),
+        )
+        .join('');
+    })
+    .join('/');
 }
 
 function authOf(

@@ -345,6 +345,48 @@ describe('a spec with no declarations at all', () => {
     }
   });
 
+  it('routes templates with text beside a parameter: a custom verb, a suffix, two parameters', async () => {
+    const answer = (example: string) => ({
+      responses: {
+        '200': {
+          description: 'ok',
+          content: { 'application/json': { schema: { type: 'string' }, example } },
+        },
+      },
+    });
+    const file = join(dir, 'verbs.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Verbs', version: '1' },
+        paths: {
+          '/v1/{name}': { get: answer('plain') },
+          '/v1/{name}:enable': { post: answer('enabled') },
+          '/v1/{name}:disable': { post: answer('disabled') },
+          '/files/{id}.json': { get: answer('json') },
+          '/range/{from}-{to}': { get: answer('range') },
+        },
+      }),
+    );
+    const mock = await startStockmock({ spec: file });
+    try {
+      for (const [method, path, body] of [
+        ['GET', '/v1/abc', 'plain'],
+        ['POST', '/v1/abc:enable', 'enabled'],
+        ['POST', '/v1/abc:disable', 'disabled'],
+        ['GET', '/files/7.json', 'json'],
+        ['GET', '/range/1-9', 'range'],
+      ] as const) {
+        const response = await fetch(`${mock.url}${path}`, { method });
+        expect(response.status, `${method} ${path}`).toBe(200);
+        expect(await response.json(), `${method} ${path}`).toBe(body);
+      }
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('is refused with file, line and field under strict, naming each operation', async () => {
     const failure = await startStockmock({
       spec: join(dir, 'plain.json'),

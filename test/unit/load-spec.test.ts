@@ -61,6 +61,36 @@ const refusal = (file: string) =>
     (error: unknown) => (error instanceof Error ? error.message : String(error)),
   );
 
+describe('members beside a $ref', () => {
+  const withSibling = (version: string) => ({
+    openapi: version,
+    info: { title: 'Siblings', version: '1' },
+    paths: {
+      '/things': {
+        get: {
+          parameters: [{ $ref: '#/components/parameters/Tenant', type: 'string' }],
+          responses: { '200': { description: 'ok' } },
+        },
+      },
+    },
+    components: {
+      parameters: { Tenant: { name: 'tenant', in: 'header', schema: { type: 'string' } } },
+    },
+  });
+
+  it('are ignored in OpenAPI 3.0, as it says, and kept in the document served', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'stockmock-spec-')), 'openapi.json');
+    await writeFile(file, JSON.stringify(withSibling('3.0.3')));
+    const spec = await loadSpec(file);
+    expect(spec.dereferenced.paths?.['/things']?.get?.parameters).toStrictEqual([
+      { name: 'tenant', in: 'header', schema: { type: 'string' } },
+    ]);
+    expect(spec.document.paths?.['/things']?.get?.parameters).toStrictEqual([
+      { $ref: '#/components/parameters/Tenant', type: 'string' },
+    ]);
+  });
+});
+
 describe('where a local spec’s $refs may lead', () => {
   it('resolves a file below the spec’s own folder, relative to the spec (not to the working directory), whatever its folder is called', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'stockmock-refs-')), 'my specs #1 100%');
