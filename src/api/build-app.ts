@@ -20,7 +20,7 @@ import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { describeAcceptedTokens } from '../spec/describe-tokens.ts';
 import { createExampleAnswers } from '../spec/example-answers.ts';
 import { HTTP_METHODS } from '../spec/operation-rules.ts';
-import { buildRouteTable, type RouteDef } from '../spec/route-table.ts';
+import { buildRouteTable, distinctRoutes, type RouteDef } from '../spec/route-table.ts';
 import { SILENT_LOGGER } from '../http/app-logger.ts';
 import { answerClientError, answerConnect, answerExpectation } from '../http/client-errors.ts';
 import { originFormOf } from '../http/request-origin.ts';
@@ -196,11 +196,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.on('checkExpectation', answerExpectation);
   app.server.on('connect', answerConnect);
   await app.register(noBodies);
-  const routes = buildRouteTable(
-    spec,
-    config.compatibility.unknownQueryParameters,
-    new Set(declarations.operations.keys()),
+  const { routed: routes, shadowed } = distinctRoutes(
+    buildRouteTable(
+      spec,
+      config.compatibility.unknownQueryParameters,
+      new Set(declarations.operations.keys()),
+    ),
   );
+  for (const line of shadowed) log.warn(line);
   const examples = await createExampleAnswers(
     spec,
     new Set(routes.filter((route) => route.answers === 'examples').map((route) => route.key)),

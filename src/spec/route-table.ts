@@ -144,3 +144,29 @@ export function describeAnswers(spec: LoadedSpec, fromData: ReadonlySet<string>)
   };
   return `operations from data: ${named('data')}; from the spec's examples: ${named('examples')}`;
 }
+
+/**
+ * The routes a router can tell apart, and those it cannot: two paths that differ only in the
+ * names of their parameters are one path (OpenAPI: they "MUST NOT exist"), so the first in the
+ * spec is routed and each later one is named with the one that answers for it.
+ */
+export function distinctRoutes(routes: readonly RouteDef[]): {
+  readonly routed: readonly RouteDef[];
+  readonly shadowed: readonly string[];
+} {
+  const first = new Map<string, RouteDef>();
+  const shadowed: string[] = [];
+  for (const route of routes) {
+    // A parameter's name left out (`::`, a literal colon, kept as it is).
+    const url = route.url.replaceAll(/::|:[^/:(]+/g, (found) => (found === '::' ? found : ':'));
+    const shape = `${route.method} ${url}`;
+    const earlier = first.get(shape);
+    if (earlier === undefined) first.set(shape, route);
+    else {
+      shadowed.push(
+        `${route.method} ${route.path} is the path ${earlier.path} with other parameter names: ${earlier.key} answers it`,
+      );
+    }
+  }
+  return { routed: [...first.values()], shadowed };
+}

@@ -345,7 +345,7 @@ describe('a spec with no declarations at all', () => {
     }
   });
 
-  it('routes templates with text beside a parameter: a custom verb, a suffix, two parameters', async () => {
+  it('routes templates with text beside a parameter, and a path repeated by other names', async () => {
     const answer = (example: string) => ({
       responses: {
         '200': {
@@ -362,6 +362,8 @@ describe('a spec with no declarations at all', () => {
         info: { title: 'Verbs', version: '1' },
         paths: {
           '/v1/{name}': { get: answer('plain') },
+          // The same path by other names (OpenAPI: MUST NOT exist): the first answers it.
+          '/v1/{other}': { get: answer('shadowed') },
           '/v1/{name}:enable': { post: answer('enabled') },
           '/v1/{name}:disable': { post: answer('disabled') },
           '/files/{id}.json': { get: answer('json') },

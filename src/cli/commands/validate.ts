@@ -12,7 +12,7 @@ import { readDeclarations } from '../../resources/declarations.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
 import { createExampleAnswers } from '../../spec/example-answers.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
-import { buildRouteTable, describeAnswers } from '../../spec/route-table.ts';
+import { buildRouteTable, describeAnswers, distinctRoutes } from '../../spec/route-table.ts';
 import type { Command } from '../command.ts';
 import { CONFIG_FLAGS, configFlagHelp, configFlags } from '../config-flags.ts';
 import { describeFailure } from '../describe-failure.ts';
@@ -53,6 +53,7 @@ export const validateCommand: Command = {
             config.compatibility.unknownQueryParameters,
             new Set(declarations.operations.keys()),
           );
+          for (const line of distinctRoutes(routes).shadowed) io.error(`warn ${line}\n`);
           const examples = routes.filter((route) => route.answers === 'examples');
           await createExampleAnswers(spec, new Set(examples.map((route) => route.key)));
           return `${String(Object.keys(spec.document.paths ?? {}).length)} paths, ${String(declarations.collections.size)} collections; ${describeAnswers(spec, new Set(declarations.operations.keys()))}`;
