@@ -1,7 +1,7 @@
 /** @module Runs every check against a target and gathers the report. */
 import { HTTP_METHODS } from '../spec/operation-rules.ts';
-import { exampleOperationsOf } from './operations.ts';
-import { operationChecks } from './checks/operations.ts';
+import { exampleOperationsOf, writeOperationsOf } from './operations.ts';
+import { operationChecks, writeChecks } from './checks/operations.ts';
 import { declaredMethods } from './spec-methods.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { LoadedSpec } from '../spec/load-spec.ts';
@@ -58,6 +58,11 @@ export interface ContractOptions {
   readonly limits?: RunLimits;
   /** Origins beyond the target's that its links may lead to (`--trust-origin`). */
   readonly trustedOrigins?: readonly string[];
+  /**
+   * Whether the writes the spec declares are sent, with its examples (`--writes`): they change
+   * the target's data, so only for a stand-in or a service whose data may change. Default off.
+   */
+  readonly writes?: boolean;
   /** Told the id of each check as it starts, for a progress line. */
   readonly onProgress?: (done: number, total: number, id: string) => void;
 }
@@ -298,6 +303,9 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     ...httpRuleChecks,
     ...declaredChecks(declared, interfaceServed),
     ...operationChecks(operations, () => asGiven),
+    ...(options.writes === true
+      ? writeChecks(writeOperationsOf(options.spec.dereferenced), () => asGiven)
+      : []),
   ];
   const results: CheckResult[] = [];
   const total = checks.length + 1;

@@ -52,6 +52,8 @@ export interface TargetRequest {
    * `Authorization`: names are case-insensitive (RFC 9110 §5.1).
    */
   readonly headerCase?: HeaderCase;
+  /** A request body (sent only for a write, under `--writes`). */
+  readonly body?: string;
 }
 
 export type HeaderCase = 'lower' | 'upper';
@@ -120,9 +122,11 @@ export interface TargetClientOptions {
   readonly limits?: RunLimits;
   /**
    * The methods the spec declares at a path below the base URL: a write among them (POST, PUT,
-   * PATCH, DELETE, …) is never sent, as it could change the data of the service checked.
+   * PATCH, DELETE, …) is never sent, as it could change the data of the service checked; with
+   * `writes`, it is (`--writes`, for a stand-in or a service whose data may change).
    */
   readonly declaredAt?: (path: string) => ReadonlySet<string>;
+  readonly writes?: boolean;
 }
 
 /** A token that no real configuration would hold, to provoke an invalid_token answer. */
@@ -172,7 +176,11 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
           return { ...sent, kind: 'no-response', reason };
         }
         // And no check may send a write the service takes: the checker only reads.
-        if (!SAFE_METHODS.has(method) && declaredAt(pathBelow(base, url)).has(method)) {
+        if (
+          options.writes !== true &&
+          !SAFE_METHODS.has(method) &&
+          declaredAt(pathBelow(base, url)).has(method)
+        ) {
           const reason = `not requested: the spec declares ${method} here, and the checker sends nothing that may change the service's data`;
           return { ...sent, kind: 'no-response', reason };
         }
@@ -184,7 +192,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
             reason: `not requested: the run stopped: ${stopped}`,
           };
         }
-        const exchange = await send(sent, headers, options.timeoutMs, budget);
+        const exchange = await send(sent, headers, options.timeoutMs, budget, request.body);
         options.onExchange?.(exchange);
         return exchange;
       }),
@@ -217,6 +225,7 @@ function send(
   headers: Record<string, string>,
   timeoutMs: number,
   budget: RunBudget,
+  body?: string,
 ): Promise<Exchange> {
   return new Promise((resolve) => {
     const url = new URL(sent.url);
@@ -277,7 +286,7 @@ function send(
       request.destroy();
       noResponse(describeRequestError(error));
     });
-    request.end();
+    request.end(body);
   });
 }
 

@@ -2,7 +2,7 @@
  * The orders servers (test/contract/orders/), judged by the checker through its public API:
  * prints, for each, what failed at the interface level and at the stand-in level.
  *
- *   node test/contract/orders-measure.ts
+ *   node test/contract/orders-measure.ts [--writes]
  */
 import { resolve } from 'node:path';
 import { judgeAt, runContract } from '../../src/contract/run-contract.ts';
@@ -21,6 +21,7 @@ for (const server of [ORDERS_REFERENCE, ...ORDERS_VARIANTS]) {
       tokens: { ...running.tokens },
       spec,
       level: 'stand-in',
+      writes: process.argv.includes('--writes'),
       seed: 11,
       runs: 30,
       timeoutMs: 5000,

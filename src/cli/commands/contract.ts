@@ -22,6 +22,7 @@ export const contractCommand: Command = {
     '                   [--seed N] [--runs N] [--timeout MS] [--concurrency N]\n' +
     '                   [--deadline MS] [--max-requests N] [--max-bytes N]\n' +
     '                   [--trust-origin ORIGIN ...] [--suggest-config [FILE]] [--pin-problem-types]\n' +
+    '                   [--writes]\n' +
     "  --token LEVEL=TOKEN: LEVEL is status, quantity, or a level the spec's views declare; any\n" +
     '      name (letters, digits, _ and -) where the spec names no level\n' +
     '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
@@ -31,6 +32,9 @@ export const contractCommand: Command = {
     '  --spec takes a file or a URL (e.g. BASE_URL/openapi.json to judge the variant being served)\n' +
     "  --trust-origin lets links lead to another origin (a gateway's) and carry the tokens there;\n" +
     "    without it, only BASE_URL's origin is ever requested\n" +
+    '  --writes sends the writes the spec declares (POST, PUT, PATCH, DELETE), with its examples,\n' +
+    '    and judges their answers: they change data, so only against a stand-in or a service\n' +
+    '    whose data may change; without it, the checker only reads\n' +
     '  --deadline (default 600000), --max-requests (100000), --max-bytes (1 GiB) bound the run;\n' +
     '    a run that reaches one, or gives up on a target that stops answering, exits 2\n' +
     '  --suggest-config prints, after the report, the compatibility: block that makes stockmock\n' +
@@ -51,6 +55,7 @@ export const contractCommand: Command = {
     'trust-origin': { type: 'string', multiple: true },
     'suggest-config': { type: 'boolean' },
     'pin-problem-types': { type: 'boolean' },
+    writes: { type: 'boolean' },
   },
   async run(args, io) {
     const suggest = args.flags['suggest-config'] === true;
@@ -91,6 +96,7 @@ export const contractCommand: Command = {
         }),
       },
       trustedOrigins: parseOrigins(args),
+      writes: args.flags['writes'] === true,
       ...(io.progress === undefined
         ? {}
         : {

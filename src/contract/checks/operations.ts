@@ -7,14 +7,13 @@
 import type { Check, Failure } from '../check.ts';
 import { found } from '../check.ts';
 import { failureOf, statusOf } from '../describe-exchange.ts';
-import type { ExampleOperation } from '../operations.ts';
+import type { ExampleOperation, WriteOperation } from '../operations.ts';
 import type { Exchange } from '../target-client.ts';
 import type { ResponseValidator } from '../../spec/response-validator.ts';
 import { answerRuleFindings } from './http-rules.ts';
 
-/** Whether the operation declares a status: exactly, by its range (`4XX`), or by `default`. */
-function declares(operation: ExampleOperation, status: number): boolean {
-  const { statuses } = operation;
+/** Whether an operation declares a status: exactly, by its range (`4XX`), or by `default`. */
+function declaresStatus(statuses: ReadonlySet<string>, status: number): boolean {
   return (
     statuses.has(String(status)) ||
     statuses.has(`${String(status).charAt(0)}XX`) ||
@@ -64,7 +63,7 @@ export function operationChecks(
         if (!operation.needsToken && (status === 401 || status === 403)) {
           wrong.push(`Open by the spec (no security), but answered ${String(status)}`);
         }
-        if (!declares(operation, status)) {
+        if (!declaresStatus(operation.statuses, status)) {
           wrong.push(
             `Status ${String(status)} is not declared (declared: ${[...operation.statuses].join(', ')})`,
           );
@@ -87,6 +86,80 @@ export function operationChecks(
         } else {
           failures.push(...judged(exchange));
         }
+      }
+      return found(failures);
+    },
+  }));
+}
+
+/**
+ * Rule: a write the spec declares answers as it says: its example body gets a declared status,
+ * headers and body as described (a 201's required `Location`, a 204's empty body); a body its
+ * schema refuses gets a 4xx the spec declares; without a token, a 401 with a challenge. Breaks
+ * it: 200 for 201, a missing required header, a refused body accepted, an error as plain JSON,
+ * an extra member where none is allowed. Only under `--writes`: these requests change data.
+ */
+export function writeChecks(
+  writes: readonly WriteOperation[],
+  validator: () => ResponseValidator,
+): Check[] {
+  return writes.map((write) => ({
+    id: `writes.${write.template}.${write.method.toLowerCase()}`,
+    title: `${write.method} ${write.template}: its example answered as the spec declares; a body its schema refuses is a declared 4xx`,
+    level: 'interface',
+    source: `the spec: ${write.method} ${write.template} (asked under --writes)`,
+    needs: [],
+    async run(context) {
+      const holder = context.holders[0];
+      if (write.needsToken && holder === undefined) {
+        return { failures: [], skipped: 'it needs a token, and none was given' };
+      }
+      const as = write.needsToken && holder !== undefined ? holder : 'none';
+      const pathname = write.path.split('?', 1)[0] ?? write.path;
+      const send = (body: unknown, who: typeof as = as) =>
+        context.client.request({
+          method: write.method,
+          path: write.path,
+          as: who,
+          ...(body === undefined
+            ? {}
+            : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        });
+      const judged = (exchange: Exchange, expect: (status: number) => string | undefined) => {
+        const status = statusOf(exchange);
+        if (exchange.kind === 'no-response' || status === undefined) {
+          return [failureOf(exchange, 'No answer')];
+        }
+        const wrong = answerRuleFindings(exchange);
+        const expected = expect(status);
+        if (expected !== undefined) wrong.push(expected);
+        else if (!declaresStatus(write.statuses, status)) {
+          wrong.push(
+            `Status ${String(status)} is not declared (declared: ${[...write.statuses].join(', ')})`,
+          );
+        } else {
+          for (const finding of validator().validate(write.method, pathname, exchange.response)) {
+            wrong.push(`${finding.path === '' ? '' : `${finding.path}: `}${finding.message}`);
+          }
+        }
+        return wrong.map((message) => failureOf(exchange, message));
+      };
+      const failures = judged(await send(write.body), (status) =>
+        status >= 200 && status < 300 ? undefined : `The spec's own example is not a 2xx`,
+      );
+      for (const invalid of write.invalidBodies) {
+        failures.push(
+          ...judged(await send(invalid.body), (status) =>
+            status >= 400 && status < 500 ? undefined : `A body ${invalid.why} is not a 4xx`,
+          ),
+        );
+      }
+      if (write.needsToken) {
+        failures.push(
+          ...judged(await send(write.body, 'none'), (status) =>
+            status === 401 ? undefined : 'Without a token, not a 401',
+          ),
+        );
       }
       return found(failures);
     },
