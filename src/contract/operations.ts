@@ -74,13 +74,7 @@ export function exampleOperationsOf(document: OpenAPIV3_1.Document): ExampleOper
     if (operation === undefined || 'x-stockmock' in operation || isInterfacePath(template)) {
       continue;
     }
-    const parameters = [...(item?.parameters ?? []), ...(operation.parameters ?? [])];
-    const asked = askable(
-      document,
-      template,
-      parameters as OpenAPIV3_1.ParameterObject[],
-      operation,
-    );
+    const asked = askable(document, template, item, operation);
     if (asked === undefined) continue;
     operations.push({
       template,
@@ -102,9 +96,13 @@ export function exampleOperationsOf(document: OpenAPIV3_1.Document): ExampleOper
 function askable(
   document: OpenAPIV3_1.Document,
   template: string,
-  parameters: readonly OpenAPIV3_1.ParameterObject[],
+  item: OpenAPIV3_1.PathItemObject | undefined,
   operation: OpenAPIV3_1.OperationObject,
 ): { path: string; needsToken: boolean; required: string[] } | undefined {
+  const parameters = [
+    ...(item?.parameters ?? []),
+    ...(operation.parameters ?? []),
+  ] as OpenAPIV3_1.ParameterObject[];
   const schemes = (document.components?.securitySchemes ?? {}) as Record<
     string,
     OpenAPIV3_1.SecuritySchemeObject
@@ -167,13 +165,7 @@ export function writeOperationsOf(document: OpenAPIV3_1.Document): WriteOperatio
     for (const method of WRITE_METHODS) {
       const operation = item?.[method];
       if (operation === undefined || isInterfacePath(template)) continue;
-      const parameters = [...(item?.parameters ?? []), ...(operation.parameters ?? [])];
-      const asked = askable(
-        document,
-        template,
-        parameters as OpenAPIV3_1.ParameterObject[],
-        operation,
-      );
+      const asked = askable(document, template, item, operation);
       if (asked === undefined) continue;
       const requestBody = operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
       const json = requestBody?.content['application/json'];

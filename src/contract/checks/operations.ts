@@ -4,11 +4,11 @@
  * as the spec describes them, the rules of every answer, and required query parameters that
  * are required. Writes are never sent.
  */
-import type { Check, Failure } from '../check.ts';
+import type { Check, CheckContext, Failure } from '../check.ts';
 import { found } from '../check.ts';
 import { failureOf, statusOf } from '../describe-exchange.ts';
 import type { ExampleOperation, WriteOperation } from '../operations.ts';
-import type { Exchange } from '../target-client.ts';
+import type { Credentials, Exchange } from '../target-client.ts';
 import type { ResponseValidator } from '../../spec/response-validator.ts';
 import { answerRuleFindings } from './http-rules.ts';
 
@@ -19,6 +19,11 @@ function declaresStatus(statuses: ReadonlySet<string>, status: number): boolean 
     statuses.has(`${String(status).charAt(0)}XX`) ||
     statuses.has('default')
   );
+}
+
+/** Who asks: the first token given where one is needed (undefined if none was), else no one. */
+function credentialsFor(context: CheckContext, needsToken: boolean): Credentials | undefined {
+  return needsToken ? context.holders[0] : 'none';
 }
 
 /** The path with one query parameter left out. */
@@ -49,11 +54,9 @@ export function operationChecks(
     source: `the spec: GET ${operation.template}`,
     needs: [],
     async run(context) {
-      const holder = context.holders[0];
-      if (operation.needsToken && holder === undefined) {
+      const as = credentialsFor(context, operation.needsToken);
+      if (as === undefined)
         return { failures: [], skipped: 'it needs a token, and none was given' };
-      }
-      const as = operation.needsToken && holder !== undefined ? holder : 'none';
       const judged = (exchange: Exchange): Failure[] => {
         const status = statusOf(exchange);
         if (exchange.kind === 'no-response' || status === undefined) {
@@ -110,11 +113,9 @@ export function writeChecks(
     source: `the spec: ${write.method} ${write.template} (asked under --writes)`,
     needs: [],
     async run(context) {
-      const holder = context.holders[0];
-      if (write.needsToken && holder === undefined) {
+      const as = credentialsFor(context, write.needsToken);
+      if (as === undefined)
         return { failures: [], skipped: 'it needs a token, and none was given' };
-      }
-      const as = write.needsToken && holder !== undefined ? holder : 'none';
       const pathname = write.path.split('?', 1)[0] ?? write.path;
       const send = (body: unknown, who: typeof as = as) =>
         context.client.request({
