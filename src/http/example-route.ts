@@ -30,6 +30,7 @@ const PROBLEM_OF: Readonly<Record<ExampleRefusal, ProblemType>> = {
   'not-acceptable': PROBLEMS.NOT_ACCEPTABLE,
   'no-such-preference': PROBLEMS.INVALID_PARAMETERS,
   'no-answer': EXAMPLE_PROBLEMS.NO_EXAMPLE,
+  'not-found': PROBLEMS.NOT_FOUND,
 };
 
 /** Headers of Prism's answer that are the connection's business, not the operation's. */
@@ -40,10 +41,13 @@ export function exampleRoute(options: ExampleRouteOptions): RouteHandlerMethod {
   return async (request, reply) => {
     const preferences = examplePreferences(request, reply);
     const queryAt = request.url.indexOf('?');
+    const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
     const answer = await answers.answer(
       route.key,
       {
-        path: queryAt < 0 ? request.url : request.url.slice(0, queryAt),
+        // Without the trailing slash that Fastify routes past (ignoreTrailingSlash): Prism
+        // matches the spec's path exactly.
+        path: path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path,
         query: request.query as Record<string, string | string[]>,
         headers: textHeaders(request),
         body: request.body ?? undefined,
@@ -81,6 +85,7 @@ function examplePreferences(request: FastifyRequest, reply: FastifyReply): Examp
   if (code !== undefined && !/^[1-5]\d\d$/.test(code)) {
     throw badPreference('code must be an HTTP status this operation declares');
   }
+  if (example === '') throw badPreference('example must name one of the examples the spec gives');
   if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') {
     throw badPreference('dynamic must be true or false');
   }

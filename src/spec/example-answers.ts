@@ -42,6 +42,7 @@ export type ExampleRefusal =
   | 'unsupported-media-type'
   | 'not-acceptable'
   | 'no-such-preference'
+  | 'not-found'
   | 'no-answer';
 
 export type ExampleAnswer =
@@ -213,7 +214,9 @@ function refusalOf(error: PrismProblem, preferences: ExamplePreferences): Exampl
     case 406:
       return refused('not-acceptable');
     case 404:
-      // The route was matched already: a 404 of Prism's is a status or example the spec lacks.
+      // Fastify matched the route, but Prism's router may still read the path otherwise.
+      if (error.name?.endsWith('#NO_PATH_MATCHED_ERROR') === true) return refused('not-found');
+      // Else it is a status or an example the spec lacks.
       return refused(
         preferences.code !== undefined || preferences.example !== undefined
           ? 'no-such-preference'

@@ -50,6 +50,18 @@ afterAll(async () => {
   await server.stop();
 });
 
+/** An operation that answers `status` with `example` as JSON (no content when undefined). */
+function answering(status: string, example: unknown) {
+  return {
+    responses: {
+      [status]: {
+        description: status,
+        ...(example === undefined ? {} : { content: { 'application/json': { example } } }),
+      },
+    },
+  };
+}
+
 /** A request, its answer judged by the example's spec. */
 async function call(method: string, path: string, init: RequestInit = {}) {
   const response = await fetch(new URL(path, server.url), { ...init, method });
@@ -89,6 +101,20 @@ describe('a spec of its own, served whole', () => {
       at(...created, 'content', 'application/json', 'examples', 'placed', 'value'),
     );
     expect(answer.headers['location']).toBe(at(...created, 'headers', 'Location', 'example'));
+  });
+
+  it('reads a body whatever the case of its JSON media type, at a path with a trailing slash', async () => {
+    for (const [type, path] of [
+      ['Application/JSON; charset=UTF-8', '/v1/orders'],
+      ['application/json', '/v1/orders/'],
+    ] as const) {
+      const answer = await fetch(new URL(path, server.url), {
+        method: 'POST',
+        headers: { ...CLERK, 'content-type': type },
+        body: JSON.stringify(placeOrder),
+      });
+      expect(answer.status, `${type} ${path}`).toBe(201);
+    }
   });
 
   it('answers an invalid body with the 422 the spec declares, and no token with a 401', async () => {
@@ -181,7 +207,14 @@ describe('a spec of its own, served whole', () => {
       headers: { ...MANAGER, prefer: 'code=401' },
     });
     expect(unauthorized.status).toBe(401);
-    for (const prefer of ['code=418', 'example=none-such', 'code=abc', 'dynamic=maybe']) {
+    for (const prefer of [
+      'code=418',
+      'example=none-such',
+      'example=',
+      'code=abc',
+      'code=2010',
+      'dynamic=maybe',
+    ]) {
       const refused = await fetch(new URL('/v1/reports/summary?since=2026-11-01', server.url), {
         headers: { ...MANAGER, prefer },
       });
@@ -299,20 +332,12 @@ describe('a spec with no declarations at all', () => {
   });
 
   it('answers every method a path declares, HEAD and OPTIONS included, each as its own', async () => {
-    const answer = (status: string, example: unknown) => ({
-      [status]: {
-        description: status,
-        ...(example === undefined
-          ? {}
-          : { content: { 'application/json': { schema: { type: 'object' }, example } } }),
-      },
-    });
     const methods = {
-      get: { responses: answer('200', { got: true }) },
-      head: { responses: answer('204', undefined) },
-      put: { responses: answer('200', { put: true }) },
-      patch: { responses: answer('200', { patched: true }) },
-      options: { responses: answer('200', { options: true }) },
+      get: answering('200', { got: true }),
+      head: answering('204', undefined),
+      put: answering('200', { put: true }),
+      patch: answering('200', { patched: true }),
+      options: answering('200', { options: true }),
     };
     const file = join(dir, 'methods.json');
     await writeFile(
@@ -346,14 +371,6 @@ describe('a spec with no declarations at all', () => {
   });
 
   it('routes templates with text beside a parameter, and a path repeated by other names', async () => {
-    const answer = (example: string) => ({
-      responses: {
-        '200': {
-          description: 'ok',
-          content: { 'application/json': { schema: { type: 'string' }, example } },
-        },
-      },
-    });
     const file = join(dir, 'verbs.json');
     await writeFile(
       file,
@@ -361,13 +378,13 @@ describe('a spec with no declarations at all', () => {
         openapi: '3.0.3',
         info: { title: 'Verbs', version: '1' },
         paths: {
-          '/v1/{name}': { get: answer('plain') },
+          '/v1/{name}': { get: answering('200', 'plain') },
           // The same path by other names (OpenAPI: MUST NOT exist): the first answers it.
-          '/v1/{other}': { get: answer('shadowed') },
-          '/v1/{name}:enable': { post: answer('enabled') },
-          '/v1/{name}:disable': { post: answer('disabled') },
-          '/files/{id}.json': { get: answer('json') },
-          '/range/{from}-{to}': { get: answer('range') },
+          '/v1/{other}': { get: answering('200', 'shadowed') },
+          '/v1/{name}:enable': { post: answering('200', 'enabled') },
+          '/v1/{name}:disable': { post: answering('200', 'disabled') },
+          '/files/{id}.json': { get: answering('200', 'json') },
+          '/range/{from}-{to}': { get: answering('200', 'range') },
         },
       }),
     );
