@@ -125,5 +125,5 @@ export async function interfaceSpec(spec: LoadedSpec, reading: Reading): Promise
   const dereferenced = (await SwaggerParser.dereference(
     structuredClone(document) as never,
   )) as OpenAPIV3_1.Document;
-  return { file: spec.file, document, dereferenced, locate: spec.locate };
+  return { ...spec, document, dereferenced };
 }

@@ -46,7 +46,7 @@ export async function applyCompatibility(
   const dereferenced = (await SwaggerParser.dereference(
     structuredClone(document) as never,
   )) as OpenAPIV3_1.Document;
-  return deepFreeze({ file: spec.file, document, dereferenced, locate: spec.locate });
+  return deepFreeze({ ...spec, document, dereferenced });
 }
 
 type Operation = OpenAPIV3_1.OperationObject;

@@ -1,15 +1,19 @@
 /** @module The OpenAPI document: read, validated and dereferenced once at start. */
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { readSourceText } from '../source/read-source-text.ts';
+import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import type { Position } from '../problems/source-error.ts';
-import { readYamlSource } from '../source/read-yaml-source.ts';
+import { readYamlSource, refuseOnIssues } from '../source/read-yaml-source.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
+import { openApiSchemaIssues, schemaVersionOf } from './openapi-schema.ts';
 import {
   fetchSpecText,
   isUrlLocation,
   MAX_SPEC_BYTES,
+  readReference,
+  referencePath,
   referenceResolver,
 } from './spec-references.ts';
 
@@ -22,12 +26,46 @@ export interface LoadedSpec {
   readonly dereferenced: OpenAPIV3_1.Document;
   /** Where a member of the document is written, for issues with file and line. */
   readonly locate: (path: readonly (string | number)[], part?: 'value' | 'key') => Position;
+  /** The `$ref`s to other files that were read, as written: with `file`, what it was read from. */
+  readonly references: readonly string[];
+  /** A digest of every text it was read from: a reload that finds the same one keeps the spec. */
+  readonly fingerprint: string;
 }
 
-async function readSpecText(location: string): Promise<string> {
+async function readSpecText(location: string, read: ReadOptions = {}): Promise<string> {
   return isUrlLocation(location)
     ? fetchSpecText(location)
-    : readSourceText(location, { maxBytes: MAX_SPEC_BYTES });
+    : readSourceText(location, { ...read, maxBytes: MAX_SPEC_BYTES });
+}
+
+/** One digest over a spec's texts, in the order read, each with where it came from. */
+function fingerprintOf(texts: readonly (readonly [string, string | Buffer])[]): string {
+  const hash = createHash('sha256');
+  for (const [where, text] of texts) hash.update(`${where}\0${String(text.length)}\0`).update(text);
+  return hash.digest('hex');
+}
+
+/** The local files a spec was read from, the spec's own first: what a watch watches. */
+export function specFiles(spec: LoadedSpec): string[] {
+  if (isUrlLocation(spec.file)) return [];
+  return [spec.file, ...spec.references.map((reference) => referencePath(spec.file, reference))];
+}
+
+/**
+ * Whether the spec's files still read as they did when it was loaded (the URL fetched again):
+ * a reload rebuilds what is served only for a spec that changed. Any file it can no longer
+ * read counts as a change, for the load to report.
+ */
+export async function specChanged(spec: LoadedSpec): Promise<boolean> {
+  try {
+    const texts: [string, string | Buffer][] = [[spec.file, await readSpecText(spec.file)]];
+    for (const reference of spec.references) {
+      texts.push([reference, await readReference(spec.file, reference)]);
+    }
+    return fingerprintOf(texts) !== spec.fingerprint;
+  } catch {
+    return true;
+  }
 }
 
 /** The spec shipped with stockmock. */
@@ -40,29 +78,73 @@ export const ADMIN_SPEC = fileURLToPath(new URL('../../spec/admin-openapi.yaml',
  * Reads a spec file, or an http(s) URL such as a running stockmock's `/openapi.json`, and checks
  * it against the OpenAPI schema; throws with the reason if invalid.
  */
-export async function loadSpec(file: string = SHIPPED_SPEC): Promise<LoadedSpec> {
+export async function loadSpec(
+  file: string = SHIPPED_SPEC,
+  read: ReadOptions = {},
+): Promise<LoadedSpec> {
+  const text = await readSpecText(file, read);
+  const texts: [string, string | Buffer][] = [[file, text]];
   // js-yaml reads it (64 → 21 ms for the shipped spec, at every start); a syntax error is
   // reported by `yaml`, with its line (see read-yaml-source.ts).
-  const source = readYamlSource(file, await readSpecText(file));
+  const source = readYamlSource(file, text);
   const document = source.value as OpenAPIV3_1.Document;
   // swagger-parser mutates what it is given: hand it copies. References resolve against the
   // spec's own location, through the one resolver that decides where they may lead.
+  const resolver = referenceResolver(file, (reference, bytes) => {
+    texts.push([reference, bytes]);
+  });
+  const given = withoutReferenceSiblings(structuredClone(document));
+  // The document as written is checked against the OpenAPI schema here, compiled once, with each
+  // fault's line. What decides is swagger-parser's check of the document as dereferenced, which
+  // compiles the schema anew each time (50–120 ms of blocked loop on a reload): it runs only
+  // where this one cannot decide, for another version, other files, or a fault found here that
+  // may be one of the written form only (a 3.1 path item's `$ref`, which its schema omits).
+  const version = schemaVersionOf(given);
+  const outside = refersOutside(given);
+  const written =
+    version === undefined ? undefined : openApiSchemaIssues({ ...source, value: given }, version);
   const options = {
-    resolve: { file: false, http: false, spec: referenceResolver(file) },
+    resolve: { file: false, http: false, spec: resolver },
+    validate: { schema: written === undefined || written.length > 0 || outside, spec: true },
   } as unknown as SwaggerParser.Options;
   // validate() dereferences before it validates, and returns what it dereferenced: the one
   // pass over the document (a second dereference was a third of a large spec's load).
-  const dereferenced = (await SwaggerParser.validate(
-    file,
-    withoutReferenceSiblings(structuredClone(document)) as never,
-    options,
+  const dereferenced = (await SwaggerParser.validate(file, given as never, options).catch(
+    (error: unknown) => {
+      // Its faults, as found here with their lines: those of this file alone, when it is all.
+      if (written !== undefined && !outside && isSchemaFailure(error)) refuseOnIssues(written);
+      throw error;
+    },
   )) as OpenAPIV3_1.Document;
   return deepFreeze({
     file,
     document,
     dereferenced,
     locate: (path, part) => source.locate(path, part),
+    references: texts.slice(1).map(([reference]) => reference),
+    fingerprint: fingerprintOf(texts),
   });
+}
+
+/** swagger-parser's refusal by the OpenAPI schema (lib/validators/schema.js), not by its rules. */
+function isSchemaFailure(error: unknown): boolean {
+  return (
+    error instanceof SyntaxError && error.message.startsWith('Swagger schema validation failed')
+  );
+}
+
+/** Whether any `$ref` of the document leads to another file (not `#/…`). */
+function refersOutside(document: unknown): boolean {
+  const pending: unknown[] = [document];
+  const seen = new Set<object>();
+  for (let value = pending.pop(); value !== undefined; value = pending.pop()) {
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    const reference = (value as { $ref?: unknown }).$ref;
+    if (typeof reference === 'string' && !reference.startsWith('#')) return true;
+    for (const member of Object.values(value)) pending.push(member);
+  }
+  return false;
 }
 
 /**

@@ -32,15 +32,23 @@ export class ReferenceRefused extends Error {
  * The resolver json-schema-ref-parser is given in place of its own `file` and `http` ones: it
  * is asked for every external reference, whatever its scheme.
  */
-export function referenceResolver(specLocation: string) {
+export function referenceResolver(
+  specLocation: string,
+  onRead?: (reference: string, bytes: Buffer) => void,
+) {
   return {
     order: 1,
     canRead: true,
-    read: (file: { url: string }): Promise<Buffer> => readReference(specLocation, file.url),
+    read: async (file: { url: string }): Promise<Buffer> => {
+      const bytes = await readReference(specLocation, file.url);
+      onRead?.(file.url, bytes);
+      return bytes;
+    },
   };
 }
 
-async function readReference(specLocation: string, url: string): Promise<Buffer> {
+/** A file a local spec refers to, read by the same rules as when the spec was loaded. */
+export async function readReference(specLocation: string, url: string): Promise<Buffer> {
   if (isUrlLocation(specLocation)) {
     throw new ReferenceRefused(
       url,
@@ -51,7 +59,7 @@ async function readReference(specLocation: string, url: string): Promise<Buffer>
     throw new ReferenceRefused(url, 'a local spec resolves only files below its own folder');
   }
   const folder = dirname(specLocation);
-  const path = resolve(folder, /^file:/i.test(url) ? fileURLToPath(url) : pathOf(url));
+  const path = referencePath(specLocation, url);
   const outside = (root: string, candidate: string) => {
     const step = relative(root, candidate);
     return step === '' || step === '..' || step.startsWith(`..${sep}`) || isAbsolute(step);
@@ -68,6 +76,11 @@ async function readReference(specLocation: string, url: string): Promise<Buffer>
     throw new ReferenceRefused(path, `leads out of ${folder} through a link`);
   }
   return readRegularFile(path, real);
+}
+
+/** Where a local spec's reference points in the file system (whether it may be read or not). */
+export function referencePath(specLocation: string, url: string): string {
+  return resolve(dirname(specLocation), /^file:/i.test(url) ? fileURLToPath(url) : pathOf(url));
 }
 
 /**

@@ -31,6 +31,58 @@ describe('loadSpec', () => {
   });
 });
 
+describe('a spec the OpenAPI schema refuses', () => {
+  const refused = async (name: string, text: string, extra: Record<string, string> = {}) => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-spec-'));
+    for (const [file, content] of Object.entries(extra)) await writeFile(join(dir, file), content);
+    const file = join(dir, name);
+    await writeFile(file, text);
+    const failure: unknown = await loadSpec(file).catch((error: unknown) => error);
+    if (!(failure instanceof Error)) throw new Error(`${name} was loaded`);
+    return { file, failure };
+  };
+
+  it.each(['3.0.3', '3.1.0'])(
+    'names the file, the line and the field of each fault, in OpenAPI %s',
+    async (version) => {
+      const { file, failure } = await refused(
+        'spec.yaml',
+        `openapi: ${version}\ninfo:\n  title: t\npaths:\n  /a:\n    get:\n      responses:\n        '200': { content: {} }\n`,
+      );
+      if (!(failure instanceof SourceError)) throw failure;
+      const lines = failure.issues.map(
+        (issue) => `${String(issue.at?.line)} ${issue.field}: ${issue.message}`,
+      );
+      // Where `info` begins, which lacks its version; the response lacks its description.
+      expect(lines).toContain('3 info.version: is required');
+      expect(lines).toContain('8 paths./a.get.responses[200].description: is required');
+      expect(failure.issues.every((issue) => issue.file === file)).toBe(true);
+    },
+  );
+
+  it('accepts what only the written form breaks: a 3.1 path item by $ref, which its schema omits', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-spec-'));
+    const file = join(dir, 'spec.yaml');
+    await writeFile(
+      file,
+      "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a: { $ref: '#/components/pathItems/a' }\ncomponents:\n  pathItems:\n    a:\n      get:\n        responses:\n          '200': { description: ok }\n",
+    );
+    const loaded = await loadSpec(file);
+    expect(loaded.dereferenced.paths?.['/a']?.get?.responses['200']).toEqual({
+      description: 'ok',
+    });
+  });
+
+  it('still refuses a fault in a file the spec refers to', async () => {
+    const { failure } = await refused(
+      'spec.yaml',
+      "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a:\n    $ref: './path.yaml'\n",
+      { 'path.yaml': 'get:\n  responses:\n    "200": { content: {} }\n' },
+    );
+    expect(failure.message).toMatch(/description/);
+  });
+});
+
 /** A spec whose one answer's schema is `$ref: reference`. */
 function specReferring(reference: string): string {
   return `openapi: 3.1.0
