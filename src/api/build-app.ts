@@ -8,7 +8,7 @@ import {
   journalHook,
   type RequestJournal,
 } from '../admin/request-journal.ts';
-import { createReloader, type Reloader } from '../scenarios/reloader.ts';
+import { createReloader, swapData, type Reloader } from '../scenarios/reloader.ts';
 import { loadPlanOf } from '../scenarios/load-scenarios.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
@@ -48,7 +48,7 @@ import preferences from '../http/plugins/preferences.ts';
 import problemHandler, { sendProblem } from '../http/plugins/problem-handler.ts';
 import { operationRoute } from '../http/operation-route.ts';
 import { createKeptAnswers, type KeptAnswers } from '../http/rendered-answers.ts';
-import { OneLinePerRequest } from '../http/request-log.ts';
+import { nextRequestId, OneLinePerRequest } from '../http/request-log.ts';
 import { createRequestOrigin } from '../http/request-origin.ts';
 import { rateLimitConfig, registerRateLimit } from '../simulation/rate-limit.ts';
 import simulation, { isSimulated } from '../simulation/simulation-plugin.ts';
@@ -161,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: requestLog,
     // One line per request instead of Fastify's two (request-log.ts).
     logController: new OneLinePerRequest(log.isLevelEnabled('info')),
+    genReqId: nextRequestId,
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     // A trailing slash names the same resource as without it (`/v1/stock/` is the collection,
     // not a product with an empty id), as most HTTP clients and servers treat it.
@@ -335,10 +336,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const reloader =
       deps.reloader ??
       createReloader({
-        store: catalogs,
+        swap: swapData(catalogs, loadPlanOf(declarations, config.compatibility)),
         initialConfig: config,
         readConfig: async () => config,
-        plan: loadPlanOf(declarations, config.compatibility),
       });
     await app.register(adminApi, {
       prefix: '/__admin',
@@ -352,4 +352,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-const DEFAULT_JOURNAL_SIZE = 1000;
+export const DEFAULT_JOURNAL_SIZE = 1000;

@@ -1,21 +1,15 @@
 /** @module Load, build and listen: the one start-up sequence of `stockmock serve` and `startStockmock`. */
 import { availableParallelism } from 'node:os';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { RequestJournal } from '../admin/request-journal.ts';
+import { createRequestJournal, type RequestJournal } from '../admin/request-journal.ts';
 import type { Config } from '../config/config-schema.ts';
-import {
-  findConfigFile,
-  loadConfig,
-  whereConfigSets,
-  type ConfigRequest,
-} from '../config/load-config.ts';
-import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
-import { refuseOnIssues } from '../source/read-yaml-source.ts';
-import { buildApp } from './build-app.ts';
+import { findConfigFile, loadConfig, type ConfigRequest } from '../config/load-config.ts';
+import { buildApp, DEFAULT_JOURNAL_SIZE } from './build-app.ts';
+import { answersOf, createServing, readDeclared, type Served } from './serving.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
 import { defaultLoadCacheDir } from '../scenarios/load-cache.ts';
-import { beginLoad, loadPlanOf, type LoadPlan } from '../scenarios/load-scenarios.ts';
-import { readDeclarations, type Declarations } from '../resources/declarations.ts';
+import { beginLoad } from '../scenarios/load-scenarios.ts';
 import { createReloader, fixtureFiles, type Reloader } from '../scenarios/reloader.ts';
 import { marksOf, type FileMark } from '../source/read-source-text.ts';
 import {
@@ -23,8 +17,8 @@ import {
   DEFAULT_SCENARIO,
   type ScenarioStore,
 } from '../scenarios/scenario-store.ts';
-import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
-import { describeAnswers } from '../spec/route-table.ts';
+import { isUrlLocation } from '../spec/spec-references.ts';
+import { specFiles } from '../spec/load-spec.ts';
 
 export interface Launched {
   readonly server: RunningServer;
@@ -46,21 +40,24 @@ export async function launch(options: {
   /** Called once the port is open, before that is logged (startServer). */
   readonly onListening?: (launched: Launched) => void;
 }): Promise<Launched> {
-  const { config, configMarks = {}, request, log, journal, onListening } = options;
+  const { config, configMarks = {}, request, log, onListening } = options;
   // How the files look before they are read: what a reload may take as read whole.
-  const lastRead = marksOf(fixtureFiles(config)).then((marks) => ({ ...configMarks, ...marks }));
+  const specFile = isUrlLocation(config.spec) ? [] : [config.spec];
+  const lastRead = marksOf([...specFile, ...fixtureFiles(config)]).then((marks) => ({
+    ...configMarks,
+    ...marks,
+  }));
   // The files are read while the spec is: nothing is served yet, so every core may load.
   const loading = beginLoad(config, {
     workers: availableParallelism(),
     ...(config.loadCache === false ? {} : { cache: { dir: loadCacheDirOf(config.loadCache) } }),
   });
   const readingSince = performance.now();
-  const { spec, declarations, plan } = await readDeclared(config, request).catch(
-    (error: unknown) => {
-      loading.cancel();
-      throw error;
-    },
-  );
+  const declared = await readDeclared(config, request).catch((error: unknown) => {
+    loading.cancel();
+    throw error;
+  });
+  const { spec, declarations, plan } = declared;
   const readingMs = performance.now() - readingSince;
   // A spec of thousands of operations takes seconds (about 0.45 ms each, bench/README.md): say
   // what the wait was, rather than nothing until the port opens.
@@ -69,7 +66,7 @@ export async function launch(options: {
       `read the spec ${spec.file} (${String(declarations.operations.size)} operations) in ${(readingMs / 1000).toFixed(1)} s; building the routes`,
     );
   }
-  log.info(describeAnswers(spec, new Set(declarations.operations.keys())));
+  log.info(answersOf(declared));
   const configFile = await findConfigFile(request);
   const { datasets, cached } = await loading.finish(plan);
   if (cached.length > 0) {
@@ -77,10 +74,38 @@ export async function launch(options: {
       `read back from the load cache, as built before from the same data: ${cached.join(', ')}`,
     );
   }
-  const catalogs = createScenarioStore(datasets, config.scenario ?? DEFAULT_SCENARIO);
-  const reloader = createReloader({
-    store: catalogs,
-    plan,
+  const initial: Served = {
+    ...declared,
+    config,
+    store: createScenarioStore(datasets, config.scenario ?? DEFAULT_SCENARIO),
+  };
+  // One journal for every app a reload builds: the requests served stay listed across them.
+  let journal = options.journal;
+  const build = (served: Served): Promise<FastifyInstance> => {
+    if (journal === undefined && served.config.admin?.token !== undefined) {
+      journal = createRequestJournal(served.config.admin.journalSize ?? DEFAULT_JOURNAL_SIZE);
+    }
+    return buildApp({
+      config: served.config,
+      spec: served.spec,
+      declarations: served.declarations,
+      catalogs: served.store,
+      reloader,
+      log,
+      ...(journal === undefined ? {} : { journal }),
+    });
+  };
+  let running: RunningServer | undefined;
+  const serving = createServing({
+    initial,
+    request,
+    log,
+    build,
+    serveWith: (app) => running?.serveWith(app),
+  });
+  const reloader: Reloader = createReloader({
+    swap: serving.swap,
+    specFiles: () => specFiles(serving.spec),
     lastRead,
     initialConfig: config,
     // The config file too is read once it settles, as the last good config says.
@@ -88,16 +113,10 @@ export async function launch(options: {
       loadConfig({ ...request, settleMs: reloader.config.reloadSettleMs, lastRead }),
     ...(configFile === undefined ? {} : { configFile }),
   });
-  const app = await buildApp({
-    config,
-    spec,
-    declarations,
-    catalogs,
-    reloader,
-    log,
-    ...(journal === undefined ? {} : { journal }),
-  });
+  const app = await build(initial);
+  const { catalogs } = serving;
   const server = await startServer(app, config, (listening) => {
+    running = listening;
     onListening?.({ server: listening, catalogs, reloader });
   });
   return { server, catalogs, reloader };
@@ -109,23 +128,4 @@ const SLOW_SPEC_MS = 1000;
 /** The load cache's folder: the user's own by default (`loadCache: true`). */
 function loadCacheDirOf(setting: true | string): string {
   return setting === true ? defaultLoadCacheDir() : setting;
-}
-
-/** The spec, what it declares, and what a load must build for it; refused where the config does not fit. */
-async function readDeclared(
-  config: Config,
-  request: ConfigRequest,
-): Promise<{ spec: LoadedSpec; declarations: Declarations; plan: LoadPlan }> {
-  const spec = await loadSpec(config.spec);
-  const declarations = readDeclarations(spec, { strict: config.strict });
-  // Checked here, where the config's own place of each token is known.
-  refuseOnIssues([
-    ...unviewedLevelIssues(declarations, config.tokens, await whereConfigSets(request, 'tokens')),
-    ...orderIssues(
-      declarations,
-      config.compatibility.order,
-      await whereConfigSets(request, 'compatibility'),
-    ),
-  ]);
-  return { spec, declarations, plan: loadPlanOf(declarations, config.compatibility) };
 }

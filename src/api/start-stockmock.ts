@@ -51,7 +51,7 @@ export interface Stockmock {
   readonly url: string;
   /** Stops listening; in-flight requests finish first. */
   close(): Promise<void>;
-  /** Reads the config and fixture files again; on any issue the last good data stays served. */
+  /** Reads the config, the spec and the fixture files again; on any issue the last good stay served. */
   reload(): Promise<ReloadResult>;
   /** Serves a scenario of the config from now on; throws for an unknown name. */
   useScenario(name: string): void;

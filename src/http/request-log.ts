@@ -48,3 +48,13 @@ export class OneLinePerRequest extends LogController {
     );
   }
 }
+
+// Numbered for the process, not per app: a reload that builds a new app goes on counting, so
+// that no two requests of one run share an id in the log.
+let lastRequestId = 0;
+
+/** `req-1`, `req-2`, … as Fastify names them, across every app of the process. */
+export function nextRequestId(): string {
+  lastRequestId = (lastRequestId + 1) & 0x7fffffff;
+  return `req-${lastRequestId.toString(36)}`;
+}

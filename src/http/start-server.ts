@@ -1,4 +1,7 @@
-/** @module Listen, say where, and close gracefully on SIGINT and SIGTERM. */
+/**
+ * @module Listen, say where, swap the app that answers, and close gracefully on SIGINT and
+ * SIGTERM.
+ */
 import type { FastifyInstance } from 'fastify';
 import { letIdleMemoryReturn } from '../util/idle-memory-return.ts';
 
@@ -10,6 +13,13 @@ export interface RunningServer {
    * connections are told, not reset.
    */
   close(options?: { readonly drainMs?: number; readonly reason?: string }): Promise<void>;
+  /**
+   * From the next request on, `next` (built, and ready) answers every request on this server,
+   * whole: a request is routed by one app from its first hook to its last, and one already
+   * begun ends on the app it began on. Fastify fixes its routes once ready, so a new spec is a
+   * new app.
+   */
+  serveWith(next: FastifyInstance): void;
 }
 
 /**
@@ -56,7 +66,24 @@ function runningServer(
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  // The app that answers. Until the first swap, the listening app's own handler serves, with no
+  // step in between; an app swapped out is left to the garbage collector, not closed: closing
+  // it would answer 503 to a request that reached it just before the swap.
+  let answering = app;
+  let swapped = false;
   return {
+    serveWith(next) {
+      if (!swapped) {
+        swapped = true;
+        // The very function Fastify gave the server as its listener (a closure, no `this`).
+        // eslint-disable-next-line @typescript-eslint/unbound-method
+        app.server.off('request', app.routing);
+        app.server.on('request', (request, response) => {
+          answering.routing(request, response);
+        });
+      }
+      answering = next;
+    },
     url: `http://${host}:${String(port)}`,
     async close({ drainMs = 0, reason } = {}) {
       const started = performance.now();
@@ -66,13 +93,15 @@ function runningServer(
         );
       }
       if (drainMs > 0) {
-        app.drain();
+        answering.drain();
         await new Promise((resolve) => setTimeout(resolve, drainMs));
       }
       const force = setTimeout(() => {
         app.server.closeAllConnections();
       }, CLOSE_GRACE_MS);
       try {
+        // The answering app first: from then on it drains, as the listening one closes.
+        if (answering !== app) await answering.close();
         await app.close();
       } finally {
         clearTimeout(force);

@@ -1,4 +1,7 @@
-/** @module Reload config and data as one unit: all of it valid and swapped at once, or none of it. */
+/**
+ * @module Reload what is served as one unit, the config first: all of it valid and swapped at
+ * once, or none of it.
+ */
 import type { Config } from '../config/config-schema.ts';
 import type { SourceIssue } from '../problems/source-error.ts';
 import { SourceError } from '../problems/source-error.ts';
@@ -20,6 +23,32 @@ export interface Reloader {
   reload(): Promise<ReloadResult>;
   /** The config the served data came from (the last good one). */
   readonly config: Config;
+  /** Every local file what is served was read from: the config, the spec's files, the fixtures. */
+  readonly files: readonly string[];
+}
+
+/** How a reload reads a file that may be in the middle of being written (read-source-text.ts). */
+export interface ReloadReading {
+  readonly settleMs: number;
+  readonly lastRead: Readonly<Record<string, FileMark>>;
+}
+
+/**
+ * Loads what a config serves and puts it in place at once, resolving to the datasets now
+ * served; or throws (a SourceError names file, line and field) and leaves what is served.
+ */
+export type SwapServed = (
+  next: Config,
+  reading: ReloadReading,
+) => Promise<ReadonlyMap<string, Dataset>>;
+
+/** The swap of the data alone, for a spec that stays: every scenario built anew, then swapped. */
+export function swapData(store: ScenarioStore, plan: LoadPlan): SwapServed {
+  return async (next, reading) => {
+    const datasets = await loadScenarios(next, plan, reading);
+    store.replaceAll(datasets);
+    return datasets;
+  };
 }
 
 /**
@@ -28,14 +57,14 @@ export interface Reloader {
  * reload asked for while one runs is queued once behind it (editors save in bursts).
  */
 export function createReloader(options: {
-  readonly store: ScenarioStore;
+  readonly swap: SwapServed;
   readonly initialConfig: Config;
   /** Reads the config again; `lastRead` says how its file looked when last read whole. */
   readonly readConfig: (lastRead: Readonly<Record<string, FileMark>>) => Promise<Config>;
   /** The config file, if one is read: a reload reads it once it settles, as the fixtures. */
   readonly configFile?: string;
-  /** What the spec's declarations ask a load to build; the spec is read once, at start. */
-  readonly plan: LoadPlan;
+  /** The local files of the spec now served (none for a spec fetched from a URL). */
+  readonly specFiles?: () => readonly string[];
   /**
    * How the served files looked just before they were read (default: none known, so that each
    * file must settle or be renamed before a reload reads it).
@@ -50,20 +79,17 @@ export function createReloader(options: {
   // a write in place that starts after the read must not look like the version read.
   let lastRead = options.lastRead ?? Promise.resolve({});
 
+  const specFiles = options.specFiles ?? (() => []);
   const once = async (): Promise<ReloadResult> => {
     try {
       const marks = await lastRead;
       const configMarks = marksOf(options.configFile === undefined ? [] : [options.configFile]);
       const next = await options.readConfig(marks);
-      const fixtureMarks = marksOf(fixtureFiles(next));
+      const servedMarks = marksOf([...specFiles(), ...fixtureFiles(next)]);
       // A reload may meet a file in the middle of being written in place: read each such file
       // once it settles; one that was renamed into place at once.
-      const datasets = await loadScenarios(next, options.plan, {
-        settleMs: next.reloadSettleMs,
-        lastRead: marks,
-      });
-      options.store.replaceAll(datasets);
-      lastRead = Promise.all([configMarks, fixtureMarks]).then(([a, b]) => ({ ...a, ...b }));
+      const datasets = await options.swap(next, { settleMs: next.reloadSettleMs, lastRead: marks });
+      lastRead = Promise.all([configMarks, servedMarks]).then(([a, b]) => ({ ...a, ...b }));
       config = next;
       return {
         ok: true,
@@ -81,6 +107,10 @@ export function createReloader(options: {
   return {
     get config() {
       return config;
+    },
+    get files() {
+      const configFile = options.configFile === undefined ? [] : [options.configFile];
+      return [...new Set([...configFile, ...specFiles(), ...fixtureFiles(config)])];
     },
     reload() {
       if (running === undefined) {

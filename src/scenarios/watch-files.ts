@@ -9,6 +9,12 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 export interface FileWatch {
+  /**
+   * Watches these files from now on, in place of the last ones. A change seen but not yet
+   * called back (the debounce) is still called back: a save that lands while a reload ends is
+   * not lost.
+   */
+  update(files: readonly string[]): void;
   close(): void;
 }
 
@@ -18,23 +24,35 @@ export function watchFiles(
   onChange: (file: string) => void,
   delayMs = 50,
 ): FileWatch {
-  const byFolder = new Map<string, Set<string>>();
-  for (const file of files) {
-    const names = byFolder.get(dirname(file)) ?? new Set<string>();
-    names.add(basename(file));
-    byFolder.set(dirname(file), names);
-  }
   let timer: NodeJS.Timeout | undefined;
-  const watchers: FSWatcher[] = [...byFolder].map(([folder, names]) =>
-    watch(folder, (_event, name) => {
-      if (name === null || !names.has(name)) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        onChange(`${folder}/${name}`);
-      }, delayMs);
-    }),
-  );
+  let watched = '';
+  let watchers: FSWatcher[] = [];
+  const update = (next: readonly string[]): void => {
+    const key = [...new Set(next)].sort().join('\0');
+    if (key === watched) return;
+    watched = key;
+    const byFolder = new Map<string, Set<string>>();
+    for (const file of next) {
+      const names = byFolder.get(dirname(file)) ?? new Set<string>();
+      names.add(basename(file));
+      byFolder.set(dirname(file), names);
+    }
+    // The new folders are watched before the old are let go: no moment watches nothing.
+    const previous = watchers;
+    watchers = [...byFolder].map(([folder, names]) =>
+      watch(folder, (_event, name) => {
+        if (name === null || !names.has(name)) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          onChange(`${folder}/${name}`);
+        }, delayMs);
+      }),
+    );
+    for (const watcher of previous) watcher.close();
+  };
+  update(files);
   return {
+    update,
     close() {
       clearTimeout(timer);
       for (const watcher of watchers) watcher.close();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { loadPlanOf, loadScenarios } from '../../src/scenarios/load-scenarios.ts';
-import { createReloader } from '../../src/scenarios/reloader.ts';
+import { createReloader, swapData } from '../../src/scenarios/reloader.ts';
 import { createScenarioStore, type ScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { marksOf } from '../../src/source/read-source-text.ts';
 import { SHIPPED } from '../helpers/datasets.ts';
@@ -51,8 +51,7 @@ describe('reload marks', () => {
       },
     }) as ScenarioStore;
     const reloader = createReloader({
-      store: watched,
-      plan: PLAN,
+      swap: swapData(watched, PLAN),
       initialConfig: config,
       readConfig: () => Promise.resolve(config),
       lastRead: marksOf([fixtures]),

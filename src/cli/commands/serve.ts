@@ -2,12 +2,7 @@
 import type { Logger } from 'pino';
 import { launch } from '../../api/launch.ts';
 import type { Config } from '../../config/config-schema.ts';
-import {
-  DEFAULTS,
-  findConfigFile,
-  loadConfigMarked,
-  type ConfigRequest,
-} from '../../config/load-config.ts';
+import { DEFAULTS, loadConfigMarked, type ConfigRequest } from '../../config/load-config.ts';
 import { createAppLogger } from '../../http/app-logger.ts';
 import { closeOnSignals } from '../../http/start-server.ts';
 import { formatSourceIssue, type SourceIssue } from '../../problems/source-error.ts';
@@ -85,19 +80,17 @@ export const serveCommand: Command = {
     );
 
     log.info(tokensLine(config));
-    const configFile = await findConfigFile(request);
     let watch: FileWatch | undefined;
-    const rewatch = (current: Config): void => {
-      watch?.close();
-      watch = watchFiles(watchedFiles(current, configFile), (file) => {
-        void reloadAndLog(reloader, log, `${file} changed`).then(() => {
-          rewatch(reloader.config);
-        });
-      });
-    };
     if (config.watch) {
-      rewatch(config);
-      log.info(`watching ${watchedFiles(config, configFile).join(', ')} for changes`);
+      // What is served may come from other files after a reload (a fixture renamed in the
+      // config, a file the spec now refers to): each reload watches the files it read.
+      const onChange = (file: string): void => {
+        void reloadAndLog(reloader, log, `${file} changed`).then(() =>
+          watch?.update(reloader.files),
+        );
+      };
+      watch = watchFiles(reloader.files, onChange);
+      log.info(`watching ${reloader.files.join(', ')} for changes`);
     }
     await closed;
     stopHangups();
@@ -105,15 +98,6 @@ export const serveCommand: Command = {
     return 0;
   },
 };
-
-/** The config file and every fixture file the served data comes from. */
-function watchedFiles(config: Config, configFile: string | undefined): string[] {
-  const fixtures = [
-    config.fixtures,
-    ...Object.values(config.scenarios).filter((source) => typeof source === 'string'),
-  ];
-  return [...new Set(configFile === undefined ? fixtures : [configFile, ...fixtures])];
-}
 
 /** A refused reload is logged with file, line and field; the last good data stays served. */
 async function reloadAndLog(reloader: Reloader, log: Logger, why: string): Promise<void> {
