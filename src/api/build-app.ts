@@ -12,7 +12,7 @@ import { createReloader, swapData, type Reloader } from '../scenarios/reloader.t
 import { loadPlanOf } from '../scenarios/load-scenarios.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
-import { DEFAULTS } from '../config/load-config.ts';
+import { DEFAULTS, isDemoToken } from '../config/load-config.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const declarations = deps.declarations ?? readDeclarations(deps.spec, { strict: config.strict });
   // The compatibility settings shape what is served, and so the spec that is served and routed by.
   const accepted = new Set(config.tokens.map(({ token }) => token));
-  const demoTokens = DEFAULTS.tokens.filter(({ token }) => accepted.has(token));
+  const demoTokens = config.tokens.filter(isDemoToken);
   const compatible = await applyCompatibility(deps.spec, config.compatibility, (document) => {
     reshapeViews(document, declarations, config.compatibility);
   });

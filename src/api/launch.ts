@@ -40,24 +40,25 @@ export async function launch(options: {
   /** Called once the port is open, before that is logged (startServer). */
   readonly onListening?: (launched: Launched) => void;
 }): Promise<Launched> {
-  const { config, configMarks = {}, request, log, onListening } = options;
+  const { configMarks = {}, request, log, onListening } = options;
+  const read = options.config;
   // How the files look before they are read: what a reload may take as read whole.
-  const specFile = isUrlLocation(config.spec) ? [] : [config.spec];
-  const lastRead = marksOf([...specFile, ...fixtureFiles(config)]).then((marks) => ({
+  const specFile = isUrlLocation(read.spec) ? [] : [read.spec];
+  const lastRead = marksOf([...specFile, ...fixtureFiles(read)]).then((marks) => ({
     ...configMarks,
     ...marks,
   }));
   // The files are read while the spec is: nothing is served yet, so every core may load.
-  const loading = beginLoad(config, {
+  const loading = beginLoad(read, {
     workers: availableParallelism(),
-    ...(config.loadCache === false ? {} : { cache: { dir: loadCacheDirOf(config.loadCache) } }),
+    ...(read.loadCache === false ? {} : { cache: { dir: loadCacheDirOf(read.loadCache) } }),
   });
   const readingSince = performance.now();
-  const declared = await readDeclared(config, request).catch((error: unknown) => {
+  const declared = await readDeclared(read, request).catch((error: unknown) => {
     loading.cancel();
     throw error;
   });
-  const { spec, declarations, plan } = declared;
+  const { spec, declarations, plan, config } = declared;
   const readingMs = performance.now() - readingSince;
   // A spec of thousands of operations takes seconds (about 0.45 ms each, bench/README.md): say
   // what the wait was, rather than nothing until the port opens.

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config-schema.ts';
-import { whereConfigSets, type ConfigRequest } from '../config/load-config.ts';
+import { whereConfigSets, withDemoTokensFor, type ConfigRequest } from '../config/load-config.ts';
 import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { readDeclarations, type Declarations } from '../resources/declarations.ts';
 import { loadPlanOf, loadScenarios, type LoadPlan } from '../scenarios/load-scenarios.ts';
@@ -74,24 +74,26 @@ export function createServing(options: {
   let served = options.initial;
 
   const swap: SwapServed = async (read, reading) => {
-    const next = keepStartOnly(served.config, read, log);
+    const kept = keepStartOnly(served.config, read, log);
+    // As the spec now served would take it: if it stays, so do its demo tokens.
+    const next = withDemoTokensFor(kept, served.declarations.levels);
     if (!(await rebuildNeeded(served, next))) {
-      const datasets = await swapData(served.store, served.plan)(next, reading);
+      const { datasets } = await swapData(served.store, served.plan)(next, reading);
       served = { ...served, config: next };
-      return datasets;
+      return { datasets, config: next };
     }
-    const declared = await readDeclared(next, request, reading);
-    const datasets = await loadScenarios(next, declared.plan, reading);
+    const declared = await readDeclared(kept, request, reading);
+    const datasets = await loadScenarios(declared.config, declared.plan, reading);
     const store = createScenarioStore(datasets, DEFAULT_SCENARIO);
-    if (next.logLevel !== served.config.logLevel) log.level = next.logLevel;
-    const app = await options.build({ ...declared, config: next, store });
+    if (declared.config.logLevel !== served.config.logLevel) log.level = declared.config.logLevel;
+    const app = await options.build({ ...declared, store });
     await app.ready();
     // The scenario chosen while the new app was built, if the new data has it.
     if (datasets.has(served.store.active)) store.activate(served.store.active);
     options.serveWith(app);
-    served = { ...declared, config: next, store };
+    served = { ...declared, store };
     log.info(`serving the spec ${declared.spec.file} anew: ${answersOf(declared)}`);
-    return datasets;
+    return { datasets, config: declared.config };
   };
 
   const catalogs: ScenarioStore = {
@@ -130,14 +132,18 @@ export function answersOf({ spec, declarations }: Declared): string {
   return describeAnswers(spec, new Set(declarations.operations.keys()));
 }
 
-/** The spec, what it declares, and what a load must build for it; refused where the config does not fit. */
+/**
+ * The spec, what it declares, what a load must build for it, and the config as it serves that
+ * spec (with no tokens set, the demo tokens of its levels); refused where the config does not fit.
+ */
 export async function readDeclared(
-  config: Config,
+  read: Config,
   request: ConfigRequest,
-  read: ReadOptions = {},
-): Promise<Declared> {
-  const spec = await loadSpec(config.spec, read);
-  const declarations = readDeclarations(spec, { strict: config.strict });
+  reading: ReadOptions = {},
+): Promise<Declared & { readonly config: Config }> {
+  const spec = await loadSpec(read.spec, reading);
+  const declarations = readDeclarations(spec, { strict: read.strict });
+  const config = withDemoTokensFor(read, declarations.levels);
   // Checked here, where the config's own place of each token is known.
   refuseOnIssues([
     ...unviewedLevelIssues(declarations, config.tokens, await whereConfigSets(request, 'tokens')),
@@ -147,7 +153,7 @@ export async function readDeclared(
       await whereConfigSets(request, 'compatibility'),
     ),
   ]);
-  return { spec, declarations, plan: loadPlanOf(declarations, config.compatibility) };
+  return { spec, declarations, plan: loadPlanOf(declarations, config.compatibility), config };
 }
 
 /** Whether the app must be built again: a setting it is built from changed, or the spec did. */

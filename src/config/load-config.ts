@@ -48,6 +48,27 @@ export const DEFAULT_CONFIG_FILE = 'stockmock.config.yaml';
 
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The demo tokens of a spec's access levels: `LEVEL-demo-token` each, public by design. */
+export function demoTokensFor(levels: readonly string[]): Config['tokens'] {
+  return levels.map((level) => ({ token: `${level}-demo-token`, level }));
+}
+
+/** Whether a token is the demo token of its level (README, "Try it"). */
+export function isDemoToken(grant: { readonly token: string; readonly level: string }): boolean {
+  return grant.token === `${grant.level}-demo-token`;
+}
+
+/**
+ * A config that sets no tokens takes the demo tokens of the spec it serves: the defaults are the
+ * shipped spec's (status, quantity), and a spec whose views name other levels (clerk, manager)
+ * gets a demo token for each of those instead. Tokens set anywhere are kept as they are.
+ */
+export function withDemoTokensFor(config: Config, levels: readonly string[]): Config {
+  const defaults = JSON.stringify(DEFAULTS.tokens);
+  if (levels.length === 0 || JSON.stringify(config.tokens) !== defaults) return config;
+  return { ...config, tokens: demoTokensFor(levels) };
+}
+
 /**
  * Built-in defaults: the shipped spec, catalogue and demo tokens, so that `stockmock serve`
  * answers usefully anywhere. The demo tokens are public; a config that sets `tokens` replaces them.
@@ -58,10 +79,7 @@ export const DEFAULTS: Config = {
   spec: resolve(packageRoot, 'spec/openapi.yaml'),
   fixtures: resolve(packageRoot, 'fixtures/products.yaml'),
   scenarios: {},
-  tokens: [
-    { token: 'status-demo-token', level: 'status' },
-    { token: 'quantity-demo-token', level: 'quantity' },
-  ],
+  tokens: demoTokensFor(['status', 'quantity']),
   cors: { origins: '*' },
   compatibility: DEFAULT_COMPATIBILITY,
   watch: false,

@@ -141,6 +141,8 @@ async function scenarioData(
   if (read.kind === 'fixture') {
     return fixtureCollections(read.fixture, plan.collections).map((data) => ({ data }));
   }
+  // A spec that declares no collections answers from its examples: nothing to generate.
+  if (plan.collections.length === 0) return [];
   const [collection, ...others] = plan.collections;
   if (collection === undefined || others.length > 0) {
     throw new Error(

@@ -35,19 +35,20 @@ export interface ReloadReading {
 
 /**
  * Loads what a config serves and puts it in place at once, resolving to the datasets now
- * served; or throws (a SourceError names file, line and field) and leaves what is served.
+ * served and the config as served (the demo tokens of a new spec, say); or throws (a
+ * SourceError names file, line and field) and leaves what is served.
  */
 export type SwapServed = (
   next: Config,
   reading: ReloadReading,
-) => Promise<ReadonlyMap<string, Dataset>>;
+) => Promise<{ readonly datasets: ReadonlyMap<string, Dataset>; readonly config: Config }>;
 
 /** The swap of the data alone, for a spec that stays: every scenario built anew, then swapped. */
 export function swapData(store: ScenarioStore, plan: LoadPlan): SwapServed {
   return async (next, reading) => {
     const datasets = await loadScenarios(next, plan, reading);
     store.replaceAll(datasets);
-    return datasets;
+    return { datasets, config: next };
   };
 }
 
@@ -88,9 +89,10 @@ export function createReloader(options: {
       const servedMarks = marksOf([...specFiles(), ...fixtureFiles(next)]);
       // A reload may meet a file in the middle of being written in place: read each such file
       // once it settles; one that was renamed into place at once.
-      const datasets = await options.swap(next, { settleMs: next.reloadSettleMs, lastRead: marks });
+      const swapped = await options.swap(next, { settleMs: next.reloadSettleMs, lastRead: marks });
+      const { datasets } = swapped;
       lastRead = Promise.all([configMarks, servedMarks]).then(([a, b]) => ({ ...a, ...b }));
-      config = next;
+      config = swapped.config;
       return {
         ok: true,
         scenarios: Object.fromEntries(

@@ -155,7 +155,7 @@ describe('bin/stockmock.js serve (one real process)', () => {
     expect(server.log()).not.toContain('a-wrong-secret-token');
     // Where the tokens come from, by their levels.
     expect(server.log()).toContain(
-      'tokens: the shipped demo tokens, at the levels status, quantity (README, \\"Try it\\"); set tokens in the config, or STOCKMOCK_TOKENS, for your own',
+      'tokens: the demo tokens (LEVEL-demo-token), at the levels status, quantity (README, \\"Try it\\"); set tokens in the config, or STOCKMOCK_TOKENS, for your own',
     );
   });
 });

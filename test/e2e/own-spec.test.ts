@@ -275,6 +275,54 @@ describe('a spec of its own, served whole', () => {
   });
 });
 
+describe('a spec of its own with no tokens set', () => {
+  it('takes the demo token of each level its views name, and no other', async () => {
+    const mock = await startStockmock({
+      spec: join(dir, 'openapi.yaml'),
+      fixtures: join(dir, 'orders.yaml'),
+    });
+    try {
+      const list = (token: string) =>
+        fetch(`${mock.url}/v1/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+      const clerk = await list('clerk-demo-token');
+      expect(clerk.status).toBe(200);
+      // The clerk's view, as the spec's text declares it.
+      const views = at('paths', '/v1/orders', 'get', 'x-stockmock', 'views') as Record<
+        string,
+        { fields: Record<string, string> }
+      >;
+      const [first] = ((await clerk.json()) as { data: Record<string, unknown>[] }).data;
+      expect(Object.keys(first ?? {}).sort()).toStrictEqual(
+        Object.keys(views['clerk']?.fields ?? {}).sort(),
+      );
+      expect((await list('manager-demo-token')).status).toBe(200);
+      const refused = await list('status-demo-token');
+      expect(refused.status).toBe(401);
+      const missing = await fetch(`${mock.url}/v1/orders`);
+      expect(((await missing.json()) as { detail: string }).detail).toContain(
+        'clerk-demo-token and manager-demo-token',
+      );
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('starts on a plain spec beside a generated scenario, which has nothing to generate', async () => {
+    const text = await readFile(join(dir, 'openapi.yaml'), 'utf8');
+    const plain = join(dir, 'plain-for-scenarios.yaml');
+    await writeFile(plain, text.replaceAll(/^(\s*)x-stockmock(-collections)?:/gm, '$1x-was$2:'));
+    const mock = await startStockmock({
+      spec: plain,
+      scenarios: { large: { generate: { count: 1000, seed: 1 } } },
+    });
+    try {
+      expect((await fetch(`${mock.url}/v1/status`)).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
 describe('a spec with no declarations at all', () => {
   let bystander: Server;
   const called: string[] = [];

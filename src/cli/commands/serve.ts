@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import { launch } from '../../api/launch.ts';
 import type { Config } from '../../config/config-schema.ts';
-import { DEFAULTS, loadConfigMarked, type ConfigRequest } from '../../config/load-config.ts';
+import { isDemoToken, loadConfigMarked, type ConfigRequest } from '../../config/load-config.ts';
 import { createAppLogger } from '../../http/app-logger.ts';
 import { closeOnSignals } from '../../http/start-server.ts';
 import { formatSourceIssue, type SourceIssue } from '../../problems/source-error.ts';
@@ -79,7 +79,7 @@ export const serveCommand: Command = {
       } on ${server.url} (docs: ${server.url}/docs)`,
     );
 
-    log.info(tokensLine(config));
+    log.info(tokensLine(reloader.config));
     let watch: FileWatch | undefined;
     if (config.watch) {
       // What is served may come from other files after a reload (a fixture renamed in the
@@ -113,9 +113,8 @@ async function reloadAndLog(reloader: Reloader, log: Logger, why: string): Promi
 
 /** Where the tokens come from, by their levels: no token reaches a log, a demo one neither. */
 function tokensLine(config: Config): string {
-  const demo = new Set(DEFAULTS.tokens.map(({ token }) => token));
   const levels = [...new Set(config.tokens.map(({ level }) => level))].join(', ');
-  return config.tokens.every(({ token }) => demo.has(token))
-    ? `tokens: the shipped demo tokens, at the levels ${levels} (README, "Try it"); set tokens in the config, or STOCKMOCK_TOKENS, for your own`
+  return config.tokens.every(isDemoToken)
+    ? `tokens: the demo tokens (LEVEL-demo-token), at the levels ${levels} (README, "Try it"); set tokens in the config, or STOCKMOCK_TOKENS, for your own`
     : `tokens: ${String(config.tokens.length)} from the config, at the levels ${levels}`;
 }
