@@ -6,8 +6,7 @@
  * Prism is asked with the one operation Fastify routed to, and never calls out: callbacks are
  * taken off the operations (a mock must not send requests to URLs its callers name).
  */
-import { createInstance, getHttpOperationsFromSpec } from '@stoplight/prism-http';
-import type { IHttpConfig, IHttpRequest } from '@stoplight/prism-http';
+import type { getHttpOperationsFromSpec, IHttpConfig, IHttpRequest } from '@stoplight/prism-http';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { pino, type Logger } from 'pino';
@@ -76,6 +75,13 @@ type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 // request itself. Prism's type is pino's Logger without custom levels, hence the cast.
 const silent = pino({ level: 'silent', customLevels: { success: 35 } }) as unknown as Logger;
 
+/** The answers of a spec served wholly from data: none to give. */
+const NONE: ExampleAnswers = {
+  answer(key) {
+    return Promise.reject(new Error(`${key} is not answered from examples`));
+  },
+};
+
 /**
  * Prepares the answers of the operations whose keys are given. Only those operations are
  * converted, from the dereferenced spec: Prism never resolves a `$ref` itself.
@@ -85,11 +91,13 @@ export async function createExampleAnswers(
   keys: ReadonlySet<string>,
 ): Promise<ExampleAnswers> {
   const byKey = new Map<string, Operation>();
-  if (keys.size > 0) {
-    for (const operation of await getHttpOperationsFromSpec(onlyOperations(spec, keys))) {
-      const key = keyOf(spec, operation.method.toUpperCase() as HttpMethod, operation.path);
-      if (key !== undefined) byKey.set(key, { ...operation, callbacks: [] });
-    }
+  if (keys.size === 0) return NONE;
+  // Loaded on use: Prism's modules take about a second to load, which a spec served wholly
+  // from data (the stock spec) should not pay at every start.
+  const { createInstance, getHttpOperationsFromSpec } = await import('@stoplight/prism-http');
+  for (const operation of await getHttpOperationsFromSpec(onlyOperations(spec, keys))) {
+    const key = keyOf(spec, operation.method.toUpperCase() as HttpMethod, operation.path);
+    if (key !== undefined) byKey.set(key, { ...operation, callbacks: [] });
   }
   const prism = createInstance(baseConfig({}, false), { logger: silent });
   return {
