@@ -122,7 +122,7 @@ function linkWalks(context: CheckContext, collection: Collection): Query[] {
 function pageSize(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.page-size`,
-    title: `${collection.path}: 10 items by default, \`limit\` items up to 100`,
+    title: `${collection.path}: ${String(collection.limits.default)} items by default, \`limit\` items up to ${String(collection.limits.max)}`,
     level: 'interface',
     source: 'interface: Limits',
     needs: [],
