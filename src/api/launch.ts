@@ -102,7 +102,12 @@ export async function launch(options: {
     request,
     log,
     build,
-    serveWith: (app) => running?.serveWith(app),
+    // Reloads are asked for only once the port is open (signals, the admin API, the returned
+    // handle), so there is always a server to point at the new app.
+    serveWith: (app) => {
+      if (running === undefined) throw new Error('a new spec can be served only once listening');
+      running.serveWith(app);
+    },
   });
   const reloader: Reloader = createReloader({
     swap: serving.swap,

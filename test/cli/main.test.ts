@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,28 @@ describe('stockmock validate', () => {
     const io = memoryIo(root);
     expect(await runMain(['validate', '--fixtures', fixture(name)], io)).toBe(1);
     expect(io.err).toContain(message);
+  });
+
+  it('refuses what serve refuses: a token level no view of the spec declares, at its setting', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'stockmock-validate-'));
+    const config = join(folder, 'stockmock.config.yaml');
+    await writeFile(config, 'tokens:\n  - token: abcdef\n    level: admin\n');
+    const io = memoryIo(folder);
+    expect(await runMain(['validate'], io)).toBe(1);
+    expect(io.err).toContain(
+      `${config}:3:12 tokens[0].level: no view of the spec is declared for the level admin (declared: status, quantity)`,
+    );
+    const serve = memoryIo(folder);
+    expect(
+      await runMain(['serve', '--port', '0'], serve).catch((error: unknown) => error),
+    ).toSatisfy((outcome) => outcome !== 0);
+  });
+
+  it('takes the demo token of each level of an own spec, as serve does', async () => {
+    const orders = join(root, 'examples/orders/');
+    const io = memoryIo(await mkdtemp(join(tmpdir(), 'stockmock-validate-')));
+    const args = ['--spec', `${orders}openapi.yaml`, '--fixtures', `${orders}orders.yaml`];
+    expect(await runMain(['validate', ...args], io)).toBe(0);
   });
 });
 

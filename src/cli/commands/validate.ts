@@ -1,17 +1,15 @@
 /** @module `stockmock validate`: check spec, config and every scenario's data; exit 1 on errors. */
-import { loadConfig } from '../../config/load-config.ts';
+import { readDeclared } from '../../api/serving.ts';
+import { loadConfig, type ConfigRequest } from '../../config/load-config.ts';
 import { formatSourceIssue } from '../../problems/source-error.ts';
 import {
-  loadPlanOf,
   loadScenario,
   scenarioWarnings,
   type LoadPlan,
   type ScenarioSource,
 } from '../../scenarios/load-scenarios.ts';
-import { readDeclarations } from '../../resources/declarations.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
 import { createExampleAnswers } from '../../spec/example-answers.ts';
-import { loadSpec } from '../../spec/load-spec.ts';
 import { buildRouteTable, describeAnswers, distinctRoutes } from '../../spec/route-table.ts';
 import type { Command } from '../command.ts';
 import { CONFIG_FLAGS, configFlagHelp, configFlags } from '../config-flags.ts';
@@ -25,14 +23,15 @@ export const validateCommand: Command = {
     configFlagHelp(false),
   flags: CONFIG_FLAGS,
   async run(args, io) {
-    const config = await loadConfig({
+    const request: ConfigRequest = {
       cwd: io.cwd,
       env: io.env,
       ...configFlags(args),
       onWarning: (issue) => {
         io.error(`warn ${formatSourceIssue(issue)}\n`);
       },
-    });
+    };
+    const config = await loadConfig(request);
     io.write('ok   config\n');
     const scenarios: [string, ScenarioSource][] = [
       [DEFAULT_SCENARIO, config.fixtures],
@@ -44,10 +43,11 @@ export const validateCommand: Command = {
       [
         config.spec,
         async () => {
-          const spec = await loadSpec(config.spec);
-          const declarations = readDeclarations(spec, { strict: config.strict });
-          plan = loadPlanOf(declarations, config.compatibility);
-          // Read as serve reads them, so that a spec validate accepts is one serve serves.
+          // Read as serve reads them, the config's fit to it included, so that a spec validate
+          // accepts is one serve serves.
+          const declared = await readDeclared(config, request);
+          const { spec, declarations } = declared;
+          plan = declared.plan;
           const routes = buildRouteTable(
             spec,
             config.compatibility.unknownQueryParameters,
