@@ -36,6 +36,12 @@ const PROBLEM_OF: Readonly<Record<ExampleRefusal, ProblemType>> = {
 /** Headers of Prism's answer that are the connection's business, not the operation's. */
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection']);
 
+/** The request's path ending as the template does: with a `/`, or without one. */
+function withTrailingSlashOf(template: string, path: string): string {
+  const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return template.length > 1 && template.endsWith('/') ? `${bare}/` : bare;
+}
+
 export function exampleRoute(options: ExampleRouteOptions): RouteHandlerMethod {
   const { route, answers } = options;
   return async (request, reply) => {
@@ -45,9 +51,9 @@ export function exampleRoute(options: ExampleRouteOptions): RouteHandlerMethod {
     const answer = await answers.answer(
       route.key,
       {
-        // Without the trailing slash that Fastify routes past (ignoreTrailingSlash): Prism
-        // matches the spec's path exactly.
-        path: path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path,
+        // With a trailing slash where the spec's path has one, else without: Fastify routes
+        // past it either way (ignoreTrailingSlash), and Prism matches the spec's path exactly.
+        path: withTrailingSlashOf(route.path, path),
         query: request.query as Record<string, string | string[]>,
         headers: textHeaders(request),
         body: request.body ?? undefined,

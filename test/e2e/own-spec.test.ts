@@ -418,7 +418,7 @@ describe('a spec with no declarations at all', () => {
     }
   });
 
-  it('routes templates with text beside a parameter, and a path repeated by other names', async () => {
+  it('routes templates with text beside a parameter, a path repeated by other names, and one written with a trailing slash', async () => {
     const file = join(dir, 'verbs.json');
     await writeFile(
       file,
@@ -433,6 +433,8 @@ describe('a spec with no declarations at all', () => {
           '/v1/{name}:disable': { post: answering('200', 'disabled') },
           '/files/{id}.json': { get: answering('200', 'json') },
           '/range/{from}-{to}': { get: answering('200', 'range') },
+          // Written with a trailing slash, as some public specs do: asked with it or without.
+          '/teams/{id}/members/': { get: answering('200', 'members') },
         },
       }),
     );
@@ -444,6 +446,8 @@ describe('a spec with no declarations at all', () => {
         ['POST', '/v1/abc:disable', 'disabled'],
         ['GET', '/files/7.json', 'json'],
         ['GET', '/range/1-9', 'range'],
+        ['GET', '/teams/3/members/', 'members'],
+        ['GET', '/teams/3/members', 'members'],
       ] as const) {
         const response = await fetch(`${mock.url}${path}`, { method });
         expect(response.status, `${method} ${path}`).toBe(200);
