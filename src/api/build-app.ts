@@ -20,7 +20,13 @@ import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { describeAcceptedTokens } from '../spec/describe-tokens.ts';
 import { createExampleAnswers } from '../spec/example-answers.ts';
 import { HTTP_METHODS } from '../spec/operation-rules.ts';
-import { buildRouteTable, distinctRoutes, type RouteDef } from '../spec/route-table.ts';
+import {
+  buildRouteTable,
+  distinctRoutes,
+  RESERVED_IN_PATH,
+  type RouteDef,
+} from '../spec/route-table.ts';
+import { escapeReservedInPath } from '../http/reserved-path.ts';
 import { SILENT_LOGGER } from '../http/app-logger.ts';
 import { answerClientError, answerConnect, answerExpectation } from '../http/client-errors.ts';
 import { originFormOf } from '../http/request-origin.ts';
@@ -156,6 +162,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Fastify's base type: the app's type must not depend on pino's.
   const requestLog: FastifyBaseLogger = log;
   const tokens = createTokenTable(config.tokens);
+  const { routed: routes, shadowed } = distinctRoutes(
+    buildRouteTable(
+      spec,
+      config.compatibility.unknownQueryParameters,
+      new Set(declarations.operations.keys()),
+    ),
+  );
+  for (const line of shadowed) log.warn(line);
+  // Only a spec that writes `#` or `?` in a path pays for routing them (reserved-path.ts).
+  const reserved = routes.some((route) => RESERVED_IN_PATH.test(route.path));
   const app: FastifyInstance = Fastify({
     // One logger at every level: request lines where the level writes them, and errors always.
     loggerInstance: requestLog,
@@ -180,7 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     // An absolute-form target (`GET http://host/v1/stock`, RFC 9112 §3.2.2) is read as its
     // path, and its host stands for the Host header: links are built from both.
-    rewriteUrl: originFormOf,
+    rewriteUrl: reserved ? (request) => escapeReservedInPath(originFormOf(request)) : originFormOf,
     // A malformed URL is answered like any bad parameter.
     frameworkErrors: (error, _request, reply) => {
       const problem = ProblemError.from(
@@ -197,14 +213,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.on('checkExpectation', answerExpectation);
   app.server.on('connect', answerConnect);
   await app.register(noBodies);
-  const { routed: routes, shadowed } = distinctRoutes(
-    buildRouteTable(
-      spec,
-      config.compatibility.unknownQueryParameters,
-      new Set(declarations.operations.keys()),
-    ),
-  );
-  for (const line of shadowed) log.warn(line);
   const examples = await createExampleAnswers(
     spec,
     new Set(routes.filter((route) => route.answers === 'examples').map((route) => route.key)),

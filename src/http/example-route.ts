@@ -15,7 +15,8 @@ import type {
   ExamplePreferences,
   ExampleRefusal,
 } from '../spec/example-answers.ts';
-import type { RouteDef } from '../spec/route-table.ts';
+import { RESERVED_IN_PATH, type RouteDef } from '../spec/route-table.ts';
+import { unescapeReservedInPath } from './reserved-path.ts';
 import { addPreferenceApplied } from './prefer.ts';
 
 export interface ExampleRouteOptions {
@@ -53,7 +54,10 @@ export function exampleRoute(options: ExampleRouteOptions): RouteHandlerMethod {
       {
         // With a trailing slash where the spec's path has one, else without: Fastify routes
         // past it either way (ignoreTrailingSlash), and Prism matches the spec's path exactly.
-        path: withTrailingSlashOf(route.path, path),
+        path: withTrailingSlashOf(
+          route.path,
+          RESERVED_IN_PATH.test(route.path) ? unescapeReservedInPath(path) : path,
+        ),
         query: request.query as Record<string, string | string[]>,
         headers: textHeaders(request),
         body: request.body ?? undefined,

@@ -86,9 +86,16 @@ export function buildRouteTable(
 }
 
 /**
+ * Text a request's path can carry only percent-encoded (`#`, `?`), which some specs write in a
+ * path: AWS's conversions name operations `/#X-Amz-Target=Service.Action`.
+ */
+export const RESERVED_IN_PATH = /[#?]/;
+
+/**
  * A path template in Fastify's syntax: `{id}` alone in its segment is `:id`; beside other text
  * (`{name}:enable`, `{id}.json`, `{from}-{to}`) it is a parameter of its own pattern, which
- * ends where the text does. A literal `:` is written `::`.
+ * ends where the text does. A literal `:` is written `::`; a `#` or `?` as the request carries
+ * it, `%23` or `%3F` (see http/reserved-path.ts for how such a request is routed).
  */
 function fastifyUrlOf(template: string): string {
   return template
@@ -99,7 +106,9 @@ function fastifyUrlOf(template: string): string {
       return segment
         .split(/(\{[^}]+\})/)
         .map((part) =>
-          part.startsWith('{') ? `:${part.slice(1, -1)}([^/]+?)` : part.replaceAll(':', '::'),
+          part.startsWith('{')
+            ? `:${part.slice(1, -1)}([^/]+?)`
+            : part.replaceAll(':', '::').replaceAll('#', '%23').replaceAll('?', '%3F'),
         )
         .join('');
     })

@@ -418,7 +418,7 @@ describe('a spec with no declarations at all', () => {
     }
   });
 
-  it('routes templates with text beside a parameter, a path repeated by other names, and one written with a trailing slash', async () => {
+  it('routes templates with text beside a parameter, a path repeated by other names, a trailing slash, and a # or ? in the path', async () => {
     const file = join(dir, 'verbs.json');
     await writeFile(
       file,
@@ -435,6 +435,10 @@ describe('a spec with no declarations at all', () => {
           '/range/{from}-{to}': { get: answering('200', 'range') },
           // Written with a trailing slash, as some public specs do: asked with it or without.
           '/teams/{id}/members/': { get: answering('200', 'members') },
+          // A `#` or `?` in the path, as AWS's conversions write them: sent percent-encoded.
+          '/#X-Amz-Target=Svc.ListThings': { post: answering('200', 'list') },
+          '/#X-Amz-Target=Svc.GetThing': { post: answering('200', 'get') },
+          '/search?mode=fast': { get: answering('200', 'fast') },
         },
       }),
     );
@@ -448,6 +452,10 @@ describe('a spec with no declarations at all', () => {
         ['GET', '/range/1-9', 'range'],
         ['GET', '/teams/3/members/', 'members'],
         ['GET', '/teams/3/members', 'members'],
+        ['POST', '/%23X-Amz-Target=Svc.ListThings', 'list'],
+        ['POST', '/%23X-Amz-Target=Svc.GetThing', 'get'],
+        ['GET', '/search%3fmode=fast', 'fast'],
+        ['GET', '/v1/a%23b', 'plain'],
       ] as const) {
         const response = await fetch(`${mock.url}${path}`, { method });
         expect(response.status, `${method} ${path}`).toBe(200);
