@@ -41,8 +41,8 @@ async function check(
   });
 }
 
-const failed = (report: Report) =>
-  judgeAt(report, 'interface')
+const failed = (report: Report, level: 'interface' | 'stand-in' = 'interface') =>
+  judgeAt(report, level)
     .results.filter((result) => result.outcome.kind === 'failed')
     .map((result) => result.id);
 
@@ -100,6 +100,27 @@ describe('stockmock contract on a spec of its own', () => {
       expect(await judged(server)).not.toStrictEqual([]);
     },
   );
+  // Those rules the stand-in keeps have a check of their own at its level.
+  it.each([
+    ['customer filter case-sensitive', 'filters./v1/orders.customer-case'],
+    ['links are relative', 'pagination./v1/orders.links-absolute'],
+  ])('fails %s at the stand-in level, by %s', async (name, id) => {
+    const server = broken.find((candidate) => candidate.name === name);
+    if (server === undefined) throw new Error(`no broken server named ${name}`);
+    const running = await server.start();
+    try {
+      expect(failed(await check(running.url, { ...running.tokens }), 'stand-in')).toContain(id);
+    } finally {
+      await running.close();
+    }
+    const reference = await ORDERS_REFERENCE.start();
+    try {
+      const report = await check(reference.url, { ...reference.tokens });
+      expect(failed(report, 'stand-in')).not.toContain(id);
+    } finally {
+      await reference.close();
+    }
+  });
 });
 
 describe('specs that name no level', () => {

@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Check, CheckContext, Failure, Findings } from '../check.ts';
-import { found } from '../check.ts';
+import { found, judgedSetting } from '../check.ts';
 import {
   memberOf,
   viewFor,
@@ -21,7 +21,7 @@ import {
 } from '../declared.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { readerName, readersOf } from '../learn.ts';
-import { foldLoosely } from '../oracle/fold-case.ts';
+import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
 import { idOf, idsNotIn, someIds, type Item } from '../walk.ts';
@@ -132,6 +132,31 @@ function probeValues(filter: DeclaredFilter, values: readonly unknown[]): string
 }
 
 /**
+ * The first level with a token whose view shows a field, how to ask as it, and each item it
+ * saw by key with the field's value; undefined when no such level was read.
+ */
+function fieldSeen(
+  context: CheckContext,
+  list: DeclaredList,
+  field: string,
+): { as: Credentials; keyed: { key: number; value: unknown }[] } | undefined {
+  const learned = context.learned.declared.get(list.collection.path);
+  for (const [level, items] of learned?.byLevel ?? []) {
+    const view = viewFor(list.views, level);
+    const member = view === undefined ? undefined : memberOf(view, field);
+    if (member === undefined) continue;
+    return {
+      as: level === 'none' ? 'none' : holderOf(level),
+      keyed: items.flatMap((item) => {
+        const key = idOf(list.collection, item);
+        return key === undefined ? [] : [{ key, value: item[member] }];
+      }),
+    };
+  }
+  return undefined;
+}
+
+/**
  * A declared filter on a field that some level with a token sees: for each probe value, the
  * filtered walk holds every item the filter keeps by its match kind, and no item that even the
  * loosest reading would not keep. The label's `contains` filter has the name checks instead.
@@ -145,25 +170,14 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
     source: sourceOf(path, `filters (${filter.parameter}: ${filter.match})`),
     needs: [],
     async run(context): Promise<Findings> {
-      const learned = context.learned.declared.get(path);
-      const seer = [...(learned?.byLevel ?? [])].find(([level]) => {
-        const view = viewFor(list.views, level);
-        return view !== undefined && memberOf(view, filter.field) !== undefined;
-      });
-      const view = seer === undefined ? undefined : viewFor(list.views, seer[0]);
-      const member = view === undefined ? undefined : memberOf(view, filter.field);
-      if (seer === undefined || member === undefined) {
+      const seen = fieldSeen(context, list, filter.field);
+      if (seen === undefined) {
         return {
           failures: [],
           skipped: `no level with a token sees ${filter.field}, so what the filter keeps cannot be told`,
         };
       }
-      const [level, items] = seer;
-      const as: Credentials = level === 'none' ? 'none' : holderOf(level);
-      const keyed = items.flatMap((item) => {
-        const key = idOf(list.collection, item);
-        return key === undefined ? [] : [{ key, value: item[member] }];
-      });
+      const { as, keyed } = seen;
       const failures: Failure[] = [];
       const probes = probeValues(
         filter,
@@ -208,6 +222,88 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
       return found(failures.slice(0, 10));
     },
   };
+}
+
+/**
+ * Rule (stand-in): a declared `contains` folds case as the name filter does, with Unicode case
+ * folding unless `nameMatch` says case-sensitive. Breaks it: a match in exact case, one that
+ * folds ASCII only. A piece of a served text with letters, in the other case, so that the two
+ * rules keep different items.
+ */
+function containsCase(list: DeclaredList, filter: DeclaredFilter): Check {
+  const { path } = list.collection;
+  return {
+    id: `filters.${path}.${filter.parameter}-case`,
+    title: `${path}?${filter.parameter}=…: the stand-in's case rule (case-insensitive with Unicode case folding, unless it matches case)`,
+    level: 'stand-in',
+    source: sourceOf(
+      path,
+      `filters (${filter.parameter}: contains), as the name filter folds case`,
+    ),
+    needs: [],
+    async run(context): Promise<Findings> {
+      const seen = fieldSeen(context, list, filter.field);
+      const keyed = (seen?.keyed ?? []).flatMap(({ key, value }) =>
+        typeof value === 'string' ? [{ key, value }] : [],
+      );
+      const needle = casedPiece(keyed.map((entry) => entry.value));
+      if (seen === undefined || needle === undefined) {
+        return {
+          failures: [],
+          skipped: `no served ${filter.field} has letters to change the case of`,
+        };
+      }
+      const folded = keyed.filter((e) => foldCase(e.value).includes(foldCase(needle)));
+      const exact = keyed.filter((e) => e.value.includes(needle));
+      const { as } = seen;
+      const query = { [filter.parameter]: needle };
+      const filtered = await walkFiltered(
+        context,
+        list.collection,
+        query,
+        folded.length,
+        undefined,
+        as,
+      );
+      if (filtered.failures.length > 0) return found(filtered.failures);
+      const same = (want: readonly { key: number }[]): boolean =>
+        idsNotIn(
+          filtered.got,
+          want.map((e) => e.key),
+        ).length === 0 &&
+        idsNotIn(
+          want.map((e) => e.key),
+          filtered.got,
+        ).length === 0;
+      const rule = same(folded) ? 'case-insensitive' : same(exact) ? 'case-sensitive' : undefined;
+      const want = context.standIn.settings.nameMatch;
+      const expected = want === 'case-insensitive' ? folded : exact;
+      return judgedSetting(
+        context,
+        'nameMatch',
+        rule ?? {
+          uncovered: `${filter.parameter} is neither exact case nor full Unicode case folding`,
+        },
+        `${filter.parameter} is ${rule ?? 'neither exact case nor case-folded'}`,
+        () => ({
+          message: `${filter.parameter}=${JSON.stringify(needle)} keeps other items than the stand-in's ${want} match`,
+          request: filtered.request,
+          expected: `ids ${someIds(expected.map((e) => e.key))}`,
+          actual: `ids ${someIds(filtered.got)}`,
+        }),
+      );
+    },
+  };
+}
+
+/** A piece of a served text whose case can change, in the other case (`ean` → `EAN`). */
+function casedPiece(values: readonly string[]): string | undefined {
+  const text = values.find(
+    (value) => /\p{L}{3}/u.test(value) && value.toUpperCase() !== value.toLowerCase(),
+  );
+  const piece = text?.match(/\p{L}{3}/u)?.[0];
+  if (piece === undefined) return undefined;
+  return piece === piece.toUpperCase() ? piece.toLowerCase() : piece.toUpperCase();
 }
 
 /** The strictest reading of two filters at once: both keep the item. */
@@ -700,7 +796,11 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
         ...(list.collection.labelFilter === undefined ? [] : nameChecksOf(list.collection)),
         ...list.filters
           .filter((filter) => !(filter.match === 'contains' && filter.field === label))
-          .map((filter) => fieldFilter(list, filter)),
+          .flatMap((filter) =>
+            filter.match === 'contains'
+              ? [fieldFilter(list, filter), containsCase(list, filter)]
+              : [fieldFilter(list, filter)],
+          ),
         combinedCheck(list),
         viewsCheck(list),
         ...(list.open ? [] : [tokenCheck(list)]),
