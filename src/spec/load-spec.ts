@@ -1,10 +1,11 @@
 /** @module The OpenAPI document: read, validated and dereferenced once at start. */
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { readSourceText, type ReadOptions } from '../source/read-source-text.ts';
-import type { Position } from '../problems/source-error.ts';
+import { SourceError, type Position } from '../problems/source-error.ts';
+import { formatField } from '../source/describe-ajv-error.ts';
 import { readYamlSource, refuseOnIssues } from '../source/read-yaml-source.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 import { openApiSchemaIssues, schemaVersionOf } from './openapi-schema.ts';
@@ -100,7 +101,8 @@ export async function loadSpec(
   // where this one cannot decide, for another version, other files, or a fault found here that
   // may be one of the written form only (a 3.1 path item's `$ref`, which its schema omits).
   const version = schemaVersionOf(given);
-  const outside = refersOutside(given);
+  const writtenReferences = referencesOf(document);
+  const outside = writtenReferences.some(({ ref }) => !ref.startsWith('#'));
   const written =
     version === undefined ? undefined : openApiSchemaIssues({ ...source, value: given }, version);
   const options = {
@@ -113,7 +115,18 @@ export async function loadSpec(
     (error: unknown) => {
       // Its faults, as found here with their lines: those of this file alone, when it is all.
       if (written !== undefined && !outside && isSchemaFailure(error)) refuseOnIssues(written);
-      throw error;
+      // A `$ref` that leads nowhere, at its line.
+      const failing = failingReference(error, file, writtenReferences);
+      if (failing === undefined) throw error;
+      const reason = (error as Error).message.replace(/^\$ref "[^"]*": /, '');
+      throw new SourceError([
+        {
+          file,
+          at: source.locate([...failing.path, '$ref']),
+          field: formatField([...failing.path, '$ref']),
+          message: `${JSON.stringify(failing.ref)}: ${reason}`,
+        },
+      ]);
     },
   )) as OpenAPIV3_1.Document;
   return deepFreeze({
@@ -133,18 +146,71 @@ function isSchemaFailure(error: unknown): boolean {
   );
 }
 
-/** Whether any `$ref` of the document leads to another file (not `#/…`). */
-function refersOutside(document: unknown): boolean {
-  const pending: unknown[] = [document];
+/** A `$ref` as written, and where: the path of the object that holds it. */
+interface WrittenReference {
+  readonly ref: string;
+  readonly path: readonly (string | number)[];
+}
+
+/** Every `$ref` of the document as written, in document order. */
+function referencesOf(document: unknown): WrittenReference[] {
+  const found: WrittenReference[] = [];
   const seen = new Set<object>();
-  for (let value = pending.pop(); value !== undefined; value = pending.pop()) {
+  const pending: [unknown, (string | number)[]][] = [[document, []]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
     if (typeof value !== 'object' || value === null || seen.has(value)) continue;
     seen.add(value);
     const reference = (value as { $ref?: unknown }).$ref;
-    if (typeof reference === 'string' && !reference.startsWith('#')) return true;
-    for (const member of Object.values(value)) pending.push(member);
+    if (typeof reference === 'string') found.push({ ref: reference, path });
+    const members = Object.entries(value).reverse();
+    for (const [key, member] of members) {
+      pending.push([member, [...path, Array.isArray(value) ? Number(key) : key]]);
+    }
   }
-  return false;
+  return found;
+}
+
+/**
+ * The written `$ref` a dereferencing error is about: a pointer that names nothing
+ * (MissingPointerError, its pointer in the message) or a file that cannot be read (the error's
+ * `source`). Undefined for anything else.
+ */
+function failingReference(
+  error: unknown,
+  file: string,
+  references: readonly WrittenReference[],
+): WrittenReference | undefined {
+  if (!(error instanceof Error)) return undefined;
+  // Every location as an absolute URL without its fragment, so that `./defs.yaml`,
+  // `/abs/defs.yaml` and `file:///abs/defs.yaml` compare equal.
+  const base = isUrlLocation(file) ? file : pathToFileURL(file).href;
+  const target = (location: string): string | undefined => {
+    try {
+      return new URL(location, base).href.replace(/#.*$/, '');
+    } catch {
+      return undefined;
+    }
+  };
+  const fileOf = (ref: string): string | undefined => target(ref.split('#')[0] ?? '');
+  const source = (error as { source?: unknown }).source;
+  const named = /^\$ref "([^"]*)"/.exec(error.message)?.[1];
+  const failed = named ?? (typeof source === 'string' ? source : undefined);
+  if (error.name === 'MissingPointerError') {
+    const pointer = /"[^"#]*(#[^"]*)"/.exec(error.message)?.[1] ?? '';
+    const inFile = typeof source === 'string' ? target(source) : undefined;
+    return references.find(
+      (reference) =>
+        pointer !== '' &&
+        reference.ref.endsWith(pointer) &&
+        (inFile === undefined || fileOf(reference.ref) === inFile),
+    );
+  }
+  if (failed === undefined) return undefined;
+  const failedAt = target(failed);
+  return references.find(
+    (reference) => !reference.ref.startsWith('#') && fileOf(reference.ref) === failedAt,
+  );
 }
 
 /**

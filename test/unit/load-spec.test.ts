@@ -73,6 +73,25 @@ describe('a spec the OpenAPI schema refuses', () => {
     });
   });
 
+  it.each([
+    ["'#/components/schemas/Missing'", /Token "components" does not exist/],
+    ["'./defs.yaml#/Missing'", /Token "Missing" does not exist/],
+    ["'./absent.yaml#/X'", /names no file below the spec/],
+  ])('names the file, line and pointer of a $ref that leads nowhere: %s', async (ref, why) => {
+    const { file, failure } = await refused(
+      'spec.yaml',
+      `openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: ${ref} }\n`,
+      { 'defs.yaml': 'X: { type: string }\n' },
+    );
+    if (!(failure instanceof SourceError)) throw failure;
+    const [issue] = failure.issues;
+    expect(issue?.file).toBe(file);
+    expect(issue?.at?.line).toBe(11);
+    expect(issue?.field).toMatch(/schema\.\$ref$/);
+    expect(issue?.message).toContain(ref.slice(1, -1));
+    expect(issue?.message).toMatch(why);
+  });
+
   it('still refuses a fault in a file the spec refers to', async () => {
     const { failure } = await refused(
       'spec.yaml',
@@ -170,20 +189,20 @@ describe('where a local spec’s $refs may lead', () => {
   ])('refuses %s unread, and the same way whether or not it exists', async (reference) => {
     const { file } = await specFolder(reference);
     const message = await refusal(file);
-    expect(message).toMatch(/^\$ref ".*": (is not below|a local spec resolves only files below)/);
+    expect(message).toMatch(/\$ref: ".*": (is not below|a local spec resolves only files below)/);
     expect(message).not.toMatch(/root:|Token|does not exist|ENOENT/);
   });
 
   it('refuses a link below the folder that leads out of it', async () => {
     const { dir, file } = await specFolder('thing.yaml');
     await symlink('/etc/passwd', join(dir, 'thing.yaml'));
-    expect(await refusal(file)).toMatch(/^\$ref ".*thing\.yaml": leads out of .* through a link/);
+    expect(await refusal(file)).toMatch(/\$ref: ".*thing\.yaml": leads out of .* through a link/);
   });
 
   it('refuses a FIFO below the folder at once, without waiting for a writer', async () => {
     const { dir, file } = await specFolder('thing.yaml');
     execFileSync('mkfifo', [join(dir, 'thing.yaml')]);
-    expect(await refusal(file)).toMatch(/^\$ref ".*thing\.yaml": is not a regular file/);
+    expect(await refusal(file)).toMatch(/\$ref: ".*thing\.yaml": is not a regular file/);
   });
 });
 
@@ -203,7 +222,7 @@ describe('a spec fetched from a URL', () => {
       const served = await serve(Buffer.from(specReferring(reference)));
       try {
         expect(await refusal(served.url)).toMatch(
-          /^\$ref ".*": a spec fetched from a URL resolves only references inside itself/,
+          /\$ref: ".*": a spec fetched from a URL resolves only references inside itself/,
         );
       } finally {
         served.close();
