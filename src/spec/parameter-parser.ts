@@ -31,7 +31,7 @@ interface ParameterRule {
   readonly name: string;
   readonly in: 'query' | 'path';
   readonly required: boolean;
-  readonly kind: 'integer' | 'string';
+  readonly kind: 'integer' | 'number' | 'string';
   readonly fallback: ParameterValue | undefined;
   readonly validate: ValidateFunction;
 }
@@ -82,7 +82,12 @@ export function createParameterParser(
         issues.push(issue(rule.name, rule.in, `is given ${given.length} times; give it once`));
         continue;
       }
-      const value = rule.kind === 'integer' ? parseInteger(given) : given;
+      const value =
+        rule.kind === 'integer'
+          ? parseInteger(given)
+          : rule.kind === 'number'
+            ? parseNumber(given)
+            : given;
       if (typeof value === 'object') {
         issues.push(issue(rule.name, rule.in, value.problem));
       } else if (!rule.validate(value)) {
@@ -103,7 +108,7 @@ function toRule(parameter: OpenAPIV3_1.ParameterObject): ParameterRule {
     );
   }
   const schema = (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject;
-  const kind = schema.type === 'integer' ? 'integer' : 'string';
+  const kind = schema.type === 'integer' || schema.type === 'number' ? schema.type : 'string';
   const fallback = schema.default as unknown;
   if (fallback !== undefined && typeof fallback !== 'string' && typeof fallback !== 'number') {
     throw new Error(`Parameter ${parameter.name} has a default that is neither string nor number`);
@@ -146,6 +151,19 @@ function parseInteger(text: string): number | { problem: string } {
   return Number.isSafeInteger(value)
     ? value
     : { problem: `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` };
+}
+
+/**
+ * A decimal number as JSON writes one (a fraction, an exponent), leading zeros allowed as for
+ * integers (`012.5` is 12.5). Hex, `Infinity`, `NaN`, spaces and an empty text are refused, and
+ * so is a number too large for a double.
+ */
+function parseNumber(text: string): number | { problem: string } {
+  if (!/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text)) {
+    return { problem: `must be a number, not ${quote(text)}` };
+  }
+  const value = Number(text);
+  return Number.isFinite(value) ? value : { problem: `is too large a number: ${quote(text)}` };
 }
 
 /**
