@@ -4,7 +4,9 @@
  * find-my-way keeps those two escapes as they are in a request's path (decoding them would end
  * the path), but writes a route's own `%` as `%25`: a route written `/%23X` is met only by a
  * request for `/%2523X`. So, for such a spec only, each request's `%23` and `%3F` are escaped
- * once more before routing, and the operation's handler takes the escape off again.
+ * once more before routing, and the operation's handler takes the escape off again. The price,
+ * in such a spec alone: a path parameter's value holding an encoded `#` or `?` reads as the
+ * escape (`a%23b`), not as the character.
  */
 
 /** `/%23X?q` → `/%2523X?q`: the path's reserved escapes, as find-my-way matches a route's. */
