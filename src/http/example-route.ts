@@ -45,6 +45,8 @@ function withTrailingSlashOf(template: string, path: string): string {
 
 export function exampleRoute(options: ExampleRouteOptions): RouteHandlerMethod {
   const { route, answers } = options;
+  // Known once per route: whether its path holds a `#` or `?`, routed escaped (reserved-path.ts).
+  const reserved = RESERVED_IN_PATH.test(route.path);
   return async (request, reply) => {
     const preferences = examplePreferences(request, reply);
     const queryAt = request.url.indexOf('?');
@@ -54,10 +56,7 @@ export function exampleRoute(options: ExampleRouteOptions): RouteHandlerMethod {
       {
         // With a trailing slash where the spec's path has one, else without: Fastify routes
         // past it either way (ignoreTrailingSlash), and Prism matches the spec's path exactly.
-        path: withTrailingSlashOf(
-          route.path,
-          RESERVED_IN_PATH.test(route.path) ? unescapeReservedInPath(path) : path,
-        ),
+        path: withTrailingSlashOf(route.path, reserved ? unescapeReservedInPath(path) : path),
         query: request.query as Record<string, string | string[]>,
         headers: textHeaders(request),
         body: request.body ?? undefined,
