@@ -62,6 +62,16 @@ function answering(status: string, example: unknown) {
   };
 }
 
+/** A spec of its own paths only, written in the test's folder: its file. */
+async function plainSpec(name: string, paths: Record<string, unknown>): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(
+    file,
+    JSON.stringify({ openapi: '3.0.3', info: { title: name, version: '1' }, paths }),
+  );
+  return file;
+}
+
 /** A request, its answer judged by the example's spec. */
 async function call(method: string, path: string, init: RequestInit = {}) {
   const response = await fetch(new URL(path, server.url), { ...init, method });
@@ -387,16 +397,9 @@ describe('a spec with no declarations at all', () => {
       patch: answering('200', { patched: true }),
       options: answering('200', { options: true }),
     };
-    const file = join(dir, 'methods.json');
-    await writeFile(
-      file,
-      JSON.stringify({
-        openapi: '3.0.3',
-        info: { title: 'Methods', version: '1' },
-        paths: { '/thing': methods },
-      }),
-    );
-    const mock = await startStockmock({ spec: file });
+    const mock = await startStockmock({
+      spec: await plainSpec('methods.json', { '/thing': methods }),
+    });
     try {
       for (const [method, body] of [
         ['GET', { got: true }],
@@ -419,29 +422,21 @@ describe('a spec with no declarations at all', () => {
   });
 
   it('routes templates with text beside a parameter, a path repeated by other names, a trailing slash, and a # or ? in the path', async () => {
-    const file = join(dir, 'verbs.json');
-    await writeFile(
-      file,
-      JSON.stringify({
-        openapi: '3.0.3',
-        info: { title: 'Verbs', version: '1' },
-        paths: {
-          '/v1/{name}': { get: answering('200', 'plain') },
-          // The same path by other names (OpenAPI: MUST NOT exist): the first answers it.
-          '/v1/{other}': { get: answering('200', 'shadowed') },
-          '/v1/{name}:enable': { post: answering('200', 'enabled') },
-          '/v1/{name}:disable': { post: answering('200', 'disabled') },
-          '/files/{id}.json': { get: answering('200', 'json') },
-          '/range/{from}-{to}': { get: answering('200', 'range') },
-          // Written with a trailing slash, as some public specs do: asked with it or without.
-          '/teams/{id}/members/': { get: answering('200', 'members') },
-          // A `#` or `?` in the path, as AWS's conversions write them: sent percent-encoded.
-          '/#X-Amz-Target=Svc.ListThings': { post: answering('200', 'list') },
-          '/#X-Amz-Target=Svc.GetThing': { post: answering('200', 'get') },
-          '/search?mode=fast': { get: answering('200', 'fast') },
-        },
-      }),
-    );
+    const file = await plainSpec('verbs.json', {
+      '/v1/{name}': { get: answering('200', 'plain') },
+      // The same path by other names (OpenAPI: MUST NOT exist): the first answers it.
+      '/v1/{other}': { get: answering('200', 'shadowed') },
+      '/v1/{name}:enable': { post: answering('200', 'enabled') },
+      '/v1/{name}:disable': { post: answering('200', 'disabled') },
+      '/files/{id}.json': { get: answering('200', 'json') },
+      '/range/{from}-{to}': { get: answering('200', 'range') },
+      // Written with a trailing slash, as some public specs do: asked with it or without.
+      '/teams/{id}/members/': { get: answering('200', 'members') },
+      // A `#` or `?` in the path, as AWS's conversions write them: sent percent-encoded.
+      '/#X-Amz-Target=Svc.ListThings': { post: answering('200', 'list') },
+      '/#X-Amz-Target=Svc.GetThing': { post: answering('200', 'get') },
+      '/search?mode=fast': { get: answering('200', 'fast') },
+    });
     const mock = await startStockmock({ spec: file });
     try {
       for (const [method, path, body] of [
