@@ -296,12 +296,19 @@ function containsCase(list: DeclaredList, filter: DeclaredFilter): Check {
   };
 }
 
-/** A piece of a served text whose case can change, in the other case (`ean` → `EAN`). */
+/**
+ * A piece of a served text whose case can change, in the other case (`ean` → `EAN`): around a
+ * letter beyond ASCII where a served text has one (`afé` → `AFÉ`), since a match that folds
+ * ASCII alone keeps the same items as the stand-in's for every ASCII piece.
+ */
 function casedPiece(values: readonly string[]): string | undefined {
-  const text = values.find(
-    (value) => /\p{L}{3}/u.test(value) && value.toUpperCase() !== value.toLowerCase(),
-  );
-  const piece = text?.match(/\p{L}{3}/u)?.[0];
+  const changes = (text: string): boolean => text.toUpperCase() !== text.toLowerCase();
+  const beyondAscii = values
+    .flatMap((value) => value.match(/\p{L}{0,2}[^\p{ASCII}]\p{L}{0,2}/gu) ?? [])
+    .find((piece) => (piece.match(/[^\p{ASCII}]/gu) ?? []).some(changes));
+  const piece =
+    beyondAscii ??
+    values.flatMap((value) => value.match(/\p{L}{3}/u) ?? []).find((text) => changes(text));
   if (piece === undefined) return undefined;
   return piece === piece.toUpperCase() ? piece.toLowerCase() : piece.toUpperCase();
 }

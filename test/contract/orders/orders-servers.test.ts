@@ -431,6 +431,12 @@ const PROBES: Readonly<Record<string, Probe>> = {
     const found = idsOf(await call(s, '/v1/orders?customer=ADA%20SHOP'));
     return JSON.stringify(found) !== JSON.stringify(expected);
   },
+  'customer filter folds ASCII only': async (s) => {
+    const expected = ids(FIXTURE.filter((order) => order.customer.toLowerCase().includes('café')));
+    expect(expected.length).toBeGreaterThan(0);
+    const found = idsOf(await call(s, `/v1/orders?customer=${encodeURIComponent('CAFÉ')}`));
+    return JSON.stringify(found) !== JSON.stringify(expected);
+  },
   'clerk sees total': async (s) =>
     list((await call(s, '/v1/orders', { auth: 'clerk' })).body, 'data').some(
       (order) => at(order, 'total') !== undefined,

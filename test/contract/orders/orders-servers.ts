@@ -176,6 +176,11 @@ export type Matchers = {
 };
 
 /** Unicode-aware caseless form: NFC first, so that composed and decomposed letters match. */
+/** A-Z to a-z, and nothing else: the fold of a match that knows ASCII alone. */
+function asciiLower(text: string): string {
+  return text.replaceAll(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
 export function foldCase(text: string): string {
   return text.normalize('NFC').toUpperCase().toLowerCase();
 }
@@ -1332,6 +1337,19 @@ const BROKEN: readonly OrdersServer[] = [
     'listOrders customer parameter: "Case-insensitive, literal substring": customer=ADA SHOP ' +
       'finds nothing',
     { matchers: { customer: (order, value) => order.customer.includes(value) } },
+  ),
+  // Added by the session that wrote filters.PATH.PARAMETER-case, to show it asks beyond ASCII.
+  server(
+    'customer filter folds ASCII only',
+    'broken',
+    'stand-in',
+    'the stand-in folds case with Unicode case folding (nameMatch): customer=CAFÉ finds ' +
+      'nothing where Ember Café is served',
+    {
+      matchers: {
+        customer: (order, value) => asciiLower(order.customer).includes(asciiLower(value)),
+      },
+    },
   ),
   server(
     'clerk sees total',
