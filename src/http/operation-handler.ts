@@ -12,6 +12,7 @@ import type { OperationDeclaration } from '../resources/declarations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../spec/pagination.ts';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
+import { queryPairsOf } from '../spec/parameter-style.ts';
 
 export interface OperationContext {
   readonly request: FastifyRequest;
@@ -67,12 +68,12 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
   return (context) => {
     const { values } = context;
     const conditions: Condition[] = [];
-    const repeated: (readonly [string, ParameterValue])[] = [];
+    const repeated: (readonly [string, string])[] = [];
     for (const filter of filters) {
       const value = values.get(filter.parameter);
       if (value === undefined) continue;
       conditions.push({ field: filter.field, match: filter.match, value });
-      repeated.push([filter.parameter, value]);
+      repeated.push(...queryPairsOf(filter.parameter, value, filter.shape));
     }
     const query: ListQuery = { conditions, page: pageRequestOf(values) };
     const page = operation.list(context.dataset, query);

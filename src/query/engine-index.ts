@@ -1,6 +1,7 @@
 /** @module What the query engine derives from a collection's columns, once per load. */
 import { packStrings, unpackStrings, type PackedStrings } from '../util/packed-strings.ts';
 import { foldName } from './fold-name.ts';
+import { orderValueOf } from './order-value.ts';
 import { buildNameIndexData, nameIndexBuffers, type NameIndexData } from './name-index.ts';
 import type { Column } from './query.ts';
 
@@ -24,9 +25,9 @@ export interface ValueIndexData {
   readonly postings: Postings;
   /** The value numbers, ascending by their JSON text (code units). */
   readonly byText: Int32Array;
-  /** The value numbers of the numeric values, ascending by value… */
+  /** The value numbers of the values in order (numbers, dates and date-times), ascending… */
   readonly byNumber: Int32Array;
-  /** …and those values. */
+  /** …and their places in order (order-value.ts). */
   readonly numbers: Float64Array;
 }
 
@@ -100,8 +101,8 @@ function valueIndexOf(column: Column): ValueIndexData {
   });
   const numeric: [value: number, number: number][] = [];
   texts.forEach((text, number) => {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value === 'number') numeric.push([value, number]);
+    const value = orderValueOf(JSON.parse(text));
+    if (value !== undefined) numeric.push([value, number]);
   });
   numeric.sort((a, b) => a[0] - b[0]);
   return {

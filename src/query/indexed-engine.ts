@@ -11,7 +11,8 @@ import type { QueryEngine } from './engine.ts';
 import { foldName } from './fold-name.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
-import type { Condition, EngineSource } from './query.ts';
+import { boundOf, orderValueOf } from './order-value.ts';
+import type { Condition, ConditionScalar, EngineSource } from './query.ts';
 import { everyPosition, positionRange, slicesOf, type Selection } from './selection.ts';
 
 /**
@@ -155,9 +156,21 @@ function select(engine: Engine, conditions: readonly Condition[]): Selection {
   const isOnKey = (c: Condition) => c.field === source.key && c.match !== 'contains';
   // The common request has no key condition: it pays for no new array.
   if (!conditions.some(isOnKey)) return selectByFields(engine, conditions);
-  const [first, end] = keyRange(source, conditions.filter(isOnKey));
+  const onKey = conditions.filter(isOnKey);
+  const [first, end] = keyRange(source, onKey);
   const others = conditions.filter((c) => !isOnKey(c));
   if (end <= first) return slicesOf(NO_POSITIONS);
+  const anyOf = onKey.filter((c) => Array.isArray(c.value));
+  if (anyOf.length > 0) {
+    // Keys asked for by name: each is a lookup, and few enough to test one by one.
+    const positions = keyPositions(source, anyOf).filter(
+      (position) =>
+        position >= first &&
+        position < end &&
+        others.every((condition) => holdsAt(engine, condition, position)),
+    );
+    return slicesOf(positions);
+  }
   if (others.length === 0) return positionRange(first, end);
   if (end - first === 1) {
     return slicesOf(others.every((c) => holdsAt(engine, c, first)) ? [first] : NO_POSITIONS);
@@ -178,6 +191,7 @@ function keyRange(source: EngineSource, onKey: readonly Condition[]): [number, n
   let first = 0;
   let end = source.size;
   for (const { match, value } of onKey) {
+    if (Array.isArray(value)) continue;
     if (typeof value !== 'number') return [0, 0];
     if (match === 'exact') {
       const position = source.positionOf(value);
@@ -191,6 +205,20 @@ function keyRange(source: EngineSource, onKey: readonly Condition[]): [number, n
     }
   }
   return [first, end];
+}
+
+/** The positions whose keys every one of the key lists names, ascending. */
+function keyPositions(source: EngineSource, anyOf: readonly Condition[]): number[] {
+  let kept: Set<number> | undefined;
+  for (const { value } of anyOf) {
+    const found = new Set<number>();
+    for (const key of value as readonly ConditionScalar[]) {
+      const position = typeof key === 'number' ? source.positionOf(key) : -1;
+      if (position >= 0 && (kept === undefined || kept.has(position))) found.add(position);
+    }
+    kept = found;
+  }
+  return [...(kept ?? [])].sort((a, b) => a - b);
 }
 
 /** The first position whose key is at least (`or-equal`) or above (`strictly`) the value. */
@@ -210,7 +238,7 @@ function firstKeyAbove(keys: Float64Array, value: number, bound: 'or-equal' | 's
 function selectByFields(engine: Engine, conditions: readonly Condition[]): Selection {
   if (conditions.length === 0) return everyPosition(engine.source.size);
   const [single] = conditions;
-  if (conditions.length === 1 && single !== undefined && single.match !== 'exact') {
+  if (conditions.length === 1 && single !== undefined && !isOneValue(single)) {
     // Resolved only when the cache cannot answer: a broad needle's names are many to add up.
     let resolved: Resolved | undefined;
     return selectBySet(engine, keyOf(single), () => (resolved ??= resolve(engine, single)));
@@ -231,6 +259,11 @@ function selectByFields(engine: Engine, conditions: readonly Condition[]): Selec
   return selectByAll(engine, conditions, resolved);
 }
 
+/** An `exact` condition of one value: its postings are its matches, as they are. */
+function isOneValue(condition: Condition): boolean {
+  return condition.match === 'exact' && !Array.isArray(condition.value);
+}
+
 /** Whether the record at a position meets a condition on a field other than the key. */
 function holdsAt(engine: Engine, condition: Condition, position: number): boolean {
   if (condition.match === 'contains') {
@@ -243,12 +276,14 @@ function holdsAt(engine: Engine, condition: Condition, position: number): boolea
   const number = column.of[position] as number;
   if (number < 0) return false;
   const json = packedAt(column.values, number);
-  if (condition.match === 'exact') return json === JSON.stringify(condition.value);
-  const value = JSON.parse(json) as unknown;
-  if (typeof value !== 'number') return false;
-  return condition.match === 'min'
-    ? value >= Number(condition.value)
-    : value <= Number(condition.value);
+  if (condition.match === 'exact') {
+    const wanted = Array.isArray(condition.value) ? condition.value : [condition.value];
+    return wanted.some((value) => json === JSON.stringify(value));
+  }
+  const value = orderValueOf(JSON.parse(json));
+  const bound = boundOf(condition.match, condition.value);
+  if (value === undefined || bound === undefined) return false;
+  return condition.match === 'min' ? value >= bound : value <= bound;
 }
 
 /** A `contains` condition's field; none is a wiring bug (the load plan indexes every one). */
@@ -290,24 +325,32 @@ function resolve(engine: Engine, condition: Condition): Resolved {
 }
 
 /**
- * The value numbers a condition accepts: the one equal to an `exact` value, or the numbers at
- * least (`min`) or at most (`max`) the value, found by binary search in the numeric order.
+ * The value numbers a condition accepts: those equal to an `exact` value (or to any of its
+ * values), or the numbers at least (`min`) or at most (`max`) the value, found by binary search
+ * in the order of numbers and instants.
  */
 function acceptedValues(field: ValueField, condition: Condition): NameIds {
   const { byText, byNumber, numbers } = field.index;
   if (condition.match === 'exact') {
-    const text = JSON.stringify(condition.value);
-    let low = 0;
-    let high = byText.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (packedAt(field.values, byText[middle] as number) < text) low = middle + 1;
-      else high = middle;
+    const wanted = Array.isArray(condition.value) ? condition.value : [condition.value];
+    const accepted = new Set<number>();
+    for (const value of wanted) {
+      const text = JSON.stringify(value);
+      let low = 0;
+      let high = byText.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (packedAt(field.values, byText[middle] as number) < text) low = middle + 1;
+        else high = middle;
+      }
+      const number = byText[low];
+      if (number !== undefined && packedAt(field.values, number) === text) accepted.add(number);
     }
-    const number = byText[low];
-    return number !== undefined && packedAt(field.values, number) === text ? [number] : [];
+    return [...accepted];
   }
-  const bound = Number(condition.value);
+  if (condition.match === 'contains') throw new Error('contains reads the text index');
+  const bound = boundOf(condition.match, condition.value);
+  if (bound === undefined) return [];
   // The first place whose value is at least the bound (`min`), or above it (`max`).
   let low = 0;
   let high = numbers.length;

@@ -12,8 +12,11 @@ export interface Links {
 export interface LinkTarget {
   /** Scheme, host and path, without query: `http://localhost:4010/v1/stock`. */
   readonly url: string;
-  /** The request's filters, in the order they should appear; `limit` and `page` are added. */
-  readonly filters: readonly (readonly [string, string | number])[];
+  /**
+   * The request's filters as query pairs, in the order they should appear; `limit` and `page`
+   * are added.
+   */
+  readonly filters: readonly (readonly [string, string])[];
 }
 
 /**
@@ -23,7 +26,7 @@ export interface LinkTarget {
  */
 export function buildLinks(target: LinkTarget, page: Page<unknown>): Links {
   // The part of the query shared by all four links is encoded once.
-  const prefix = `${target.url}?${[...target.filters, ['limit', page.limit] as const]
+  const prefix = `${target.url}?${[...target.filters, ['limit', String(page.limit)] as const]
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
     .join('&')}&page=`;
   const at = (n: number) => `${prefix}${n}`;

@@ -28,11 +28,17 @@ export interface EngineSource {
 export const MATCHES = ['exact', 'contains', 'min', 'max'] as const;
 export type Match = (typeof MATCHES)[number];
 
-/** One filter of a list request: a field, how it matches, and the value asked for. */
+/** One value a condition asks for. */
+export type ConditionScalar = string | number | boolean;
+
+/**
+ * One filter of a list request: a field, how it matches, and the value asked for; an `exact`
+ * condition given several values keeps a record that equals any of them.
+ */
 export interface Condition {
   readonly field: string;
   readonly match: Match;
-  readonly value: string | number;
+  readonly value: ConditionScalar | readonly ConditionScalar[];
 }
 
 /** A page request, already validated against the spec's bounds. */

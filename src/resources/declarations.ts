@@ -18,6 +18,7 @@ import {
   type HttpMethod,
 } from '../spec/operation-rules.ts';
 import { PAGE_PARAMETER, LIMIT_PARAMETER } from '../spec/pagination.ts';
+import { parameterShapeOf, type ParameterShape } from '../spec/parameter-style.ts';
 import {
   CollectionsSchema,
   DataOperationSchema,
@@ -38,8 +39,11 @@ export const COLLECTIONS_KEYWORD = 'x-stockmock-collections';
 /** The keyword of an operation's declaration. */
 export const OPERATION_KEYWORD = 'x-stockmock';
 
-/** What a field holds, as far as filters and keys care. */
-export type FieldType = 'integer' | 'number' | 'string' | 'other';
+/**
+ * What a field holds, as far as filters and keys care: `date` is text of `format: date` or
+ * `date-time`, which `exact` and `contains` read as text and `min` and `max` as instants.
+ */
+export type FieldType = 'integer' | 'number' | 'boolean' | 'string' | 'date' | 'other';
 
 /** A value that follows from another field, unless a record gives its own. */
 export interface Derivation {
@@ -70,6 +74,8 @@ export interface CollectionDeclaration {
 export interface FilterDeclaration {
   /** The query parameter. */
   readonly parameter: string;
+  /** How its value is written in a URL: links repeat it so. */
+  readonly shape: ParameterShape;
   readonly field: string;
   readonly match: Match;
 }
@@ -352,29 +358,23 @@ function readDataOperation(
     const fieldType = collection.fields.get(filter.field);
     if (parameter === undefined) {
       report(where, `names no query parameter of GET ${context.pathName}`);
-    } else if (fieldType === undefined) {
+      continue;
+    }
+    if (fieldType === undefined) {
       report(
         [...where, 'field'],
         `${filter.field} is not a field of ${collection.name} (declare it in its record)`,
       );
-    } else if (
-      filter.match === 'contains' &&
-      (fieldType !== 'string' || parameterType(parameter) !== 'string')
-    ) {
-      report([...where, 'match'], 'contains needs a string field and a string parameter');
-    } else if (filter.match === 'exact' && !comparable(fieldType, parameterType(parameter))) {
-      report(
-        [...where, 'match'],
-        `exact needs the parameter to be of the field's type (${fieldType})`,
-      );
-    } else if (
-      (filter.match === 'min' || filter.match === 'max') &&
-      (!isNumber(fieldType) || !isNumber(parameterType(parameter)))
-    ) {
-      report([...where, 'match'], `${filter.match} needs a number field and a number parameter`);
-    } else {
-      filters.push({ parameter: name, field: filter.field, match: filter.match });
+      continue;
     }
+    const shape = parameterShapeOf(parameter);
+    if (typeof shape === 'string') {
+      report(where, `the query parameter ${name}: ${shape}`);
+      continue;
+    }
+    const problem = filterProblem(filter.match, fieldType, parameter, shape);
+    if (problem !== undefined) report([...where, 'match'], problem);
+    else filters.push({ parameter: name, shape, field: filter.field, match: filter.match });
   }
   for (const parameter of query) {
     if (parameter.name === PAGE_PARAMETER || parameter.name === LIMIT_PARAMETER) continue;
@@ -455,20 +455,50 @@ export function fieldTypeOf(schema: OpenAPIV3_1.SchemaObject): FieldType {
     return schema.enum.every((value) => typeof value === 'string') ? 'string' : 'other';
   }
   const [type] = types;
-  return types.length === 1 && (type === 'integer' || type === 'number' || type === 'string')
-    ? type
-    : 'other';
+  if (types.length !== 1) return 'other';
+  if (type === 'string') {
+    return schema.format === 'date' || schema.format === 'date-time' ? 'date' : 'string';
+  }
+  return type === 'integer' || type === 'number' || type === 'boolean' ? type : 'other';
 }
 
 function parameterType(parameter: OpenAPIV3_1.ParameterObject): FieldType {
   return fieldTypeOf((parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject);
 }
 
-function isNumber(type: FieldType): boolean {
-  return type === 'integer' || type === 'number';
-}
-
-function comparable(field: FieldType, parameter: FieldType): boolean {
-  if (field === 'other' || parameter === 'other') return false;
-  return field === 'string' ? parameter === 'string' : parameter !== 'string';
+/**
+ * Why a filter cannot match its field with its parameter, or undefined if it can. `exact`
+ * compares like with like (numbers, booleans, text) and takes an array parameter as "any of";
+ * `contains` needs text; `min` and `max` need numbers or dates on both sides.
+ */
+function filterProblem(
+  match: Match,
+  field: FieldType,
+  parameter: OpenAPIV3_1.ParameterObject,
+  shape: ParameterShape,
+): string | undefined {
+  const schema = (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+  const given =
+    shape.kind === 'array'
+      ? fieldTypeOf('items' in schema ? schema.items : {})
+      : fieldTypeOf(schema);
+  const kindOf = (type: FieldType) =>
+    type === 'integer' || type === 'number' ? 'number' : type === 'date' ? 'string' : type;
+  if (match === 'exact') {
+    return field !== 'other' && kindOf(field) === kindOf(given)
+      ? undefined
+      : `exact needs the parameter to be of the field's type (${field}), or an array of it`;
+  }
+  if (shape.kind === 'array') return `${match} takes one value, not an array`;
+  if (match === 'contains') {
+    return kindOf(field) === 'string' && kindOf(given) === 'string'
+      ? undefined
+      : 'contains needs a string field and a string parameter';
+  }
+  const ordered =
+    (kindOf(field) === 'number' && kindOf(given) === 'number') ||
+    (field === 'date' && given === 'date');
+  return ordered
+    ? undefined
+    : `${match} needs a number field and a number parameter, or a date field and a date parameter (format date or date-time)`;
 }

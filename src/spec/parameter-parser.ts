@@ -1,14 +1,21 @@
 /** @module Raw query and path strings → typed parameter values, by the spec's schemas. */
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ParameterIssue, ParameterLocation } from '../problems/problem-error.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { describeAjvError } from '../source/describe-ajv-error.ts';
+import {
+  parameterShapeOf,
+  type ParameterShape,
+  type ParameterValue,
+  type ScalarKind,
+  type ScalarValue,
+} from './parameter-style.ts';
 
 /** What to do with a query parameter the operation does not declare. */
 export type UnknownParameters = 'reject' | 'ignore';
 
-export type ParameterValue = string | number;
+export type { ParameterValue } from './parameter-style.ts';
 
 export type ParseResult =
   | { readonly ok: true; readonly values: ReadonlyMap<string, ParameterValue> }
@@ -31,7 +38,7 @@ interface ParameterRule {
   readonly name: string;
   readonly in: 'query' | 'path';
   readonly required: boolean;
-  readonly kind: 'integer' | 'number' | 'string';
+  readonly shape: ParameterShape;
   readonly fallback: ParameterValue | undefined;
   readonly validate: ValidateFunction;
 }
@@ -39,14 +46,17 @@ interface ParameterRule {
 const ajv = createAjv();
 
 /**
- * Builds the parser of one operation from its (dereferenced) parameters. Bounds, enums and
- * defaults live in the spec alone; this reads them from there.
+ * Builds the parser of one operation from its (dereferenced) parameters. Each value is read as
+ * its schema's type says (integer, number, boolean, text; an array of these by its `style` and
+ * `explode`), then checked by the schema itself, so bounds, enums, formats and defaults live in
+ * the spec alone.
  *
  * Why not Fastify's route schemas (the fastify-openapi-glue pattern), which run the same ajv
  * over the same schemas: PRODUCT.md's 400 names every bad parameter in `errors`, refuses unknown
  * and repeated parameters, and says which value was wrong and why; Fastify stops at its first
- * error and reports it in its own shape, which would then have to be parsed back. This parser
- * answers better, and it compiles one validator per parameter at start as Fastify would.
+ * error and reports it in its own shape, which would then have to be parsed back, and it reads
+ * no `style`. This parser answers better, and it compiles one validator per parameter at start
+ * as Fastify would.
  */
 export function createParameterParser(
   parameters: readonly OpenAPIV3_1.ParameterObject[],
@@ -78,27 +88,71 @@ export function createParameterParser(
         else if (rule.fallback !== undefined) values.set(rule.name, rule.fallback);
         continue;
       }
-      if (typeof given !== 'string') {
-        issues.push(issue(rule.name, rule.in, `is given ${given.length} times; give it once`));
-        continue;
-      }
-      const value =
-        rule.kind === 'integer'
-          ? parseInteger(given)
-          : rule.kind === 'number'
-            ? parseNumber(given)
-            : given;
-      if (typeof value === 'object') {
-        issues.push(issue(rule.name, rule.in, value.problem));
+      const value = readValue(rule.shape, given);
+      if (typeof value === 'object' && !Array.isArray(value)) {
+        issues.push(issue(rule.name, rule.in, (value as { problem: string }).problem));
       } else if (!rule.validate(value)) {
         const [first] = rule.validate.errors ?? [];
-        issues.push(issue(rule.name, rule.in, first ? describeAjvError(first) : 'is invalid'));
+        issues.push(issue(rule.name, rule.in, first ? describeItemError(first) : 'is invalid'));
       } else {
         values.set(rule.name, value);
       }
     }
     return issues.length > 0 ? { ok: false, issues } : { ok: true, values };
   };
+}
+
+type Problem = { readonly problem: string };
+
+/** A parameter's text (or its repeated texts) as its shape reads it. */
+function readValue(
+  shape: ParameterShape,
+  given: string | readonly string[],
+): ParameterValue | Problem {
+  if (shape.kind === 'scalar') {
+    if (typeof given !== 'string') {
+      return { problem: `is given ${String(given.length)} times; give it once` };
+    }
+    return readScalar(shape.scalar, given);
+  }
+  let texts: readonly string[];
+  if (shape.style.explode) texts = typeof given === 'string' ? [given] : given;
+  else if (typeof given !== 'string') {
+    return {
+      problem: `is given ${String(given.length)} times; give its items once, separated by ${quote(shape.style.separator)}`,
+    };
+  } else texts = given.split(shape.style.separator);
+  const items: ScalarValue[] = [];
+  for (const [index, text] of texts.entries()) {
+    const item = readScalar(shape.item, text);
+    if (typeof item === 'object') return { problem: `item ${String(index + 1)} ${item.problem}` };
+    items.push(item);
+  }
+  return items;
+}
+
+function readScalar(kind: ScalarKind, text: string): ScalarValue | Problem {
+  switch (kind) {
+    case 'integer':
+      return parseInteger(text);
+    case 'number':
+      return parseNumber(text);
+    case 'boolean':
+      return text === 'true'
+        ? true
+        : text === 'false'
+          ? false
+          : { problem: `must be true or false, not ${quote(text)}` };
+    case 'string':
+      return text;
+  }
+}
+
+/** An ajv error of an array's item names the item, counted from 1 as the problem above does. */
+function describeItemError(error: ErrorObject): string {
+  const item = /^\/(\d+)$/.exec(error.instancePath);
+  const message = describeAjvError(error);
+  return item === null ? message : `item ${String(Number(item[1]) + 1)} ${message}`;
 }
 
 function toRule(parameter: OpenAPIV3_1.ParameterObject): ParameterRule {
@@ -108,19 +162,28 @@ function toRule(parameter: OpenAPIV3_1.ParameterObject): ParameterRule {
     );
   }
   const schema = (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject;
-  const kind = schema.type === 'integer' || schema.type === 'number' ? schema.type : 'string';
+  const shape = parameterShapeOf(parameter);
+  if (typeof shape === 'string') throw new Error(`Parameter ${parameter.name}: ${shape}`);
   const fallback = schema.default as unknown;
-  if (fallback !== undefined && typeof fallback !== 'string' && typeof fallback !== 'number') {
-    throw new Error(`Parameter ${parameter.name} has a default that is neither string nor number`);
+  if (fallback !== undefined && !isParameterValue(fallback)) {
+    throw new Error(`Parameter ${parameter.name} has a default that a URL cannot give`);
   }
   return {
     name: parameter.name,
     in: parameter.in,
     required: parameter.required === true,
-    kind,
+    shape,
     fallback,
     validate: validatorOf(schema),
   };
+}
+
+function isScalar(value: unknown): value is ScalarValue {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+function isParameterValue(value: unknown): value is ParameterValue {
+  return isScalar(value) || (Array.isArray(value) && value.every(isScalar));
 }
 
 /**
@@ -145,7 +208,7 @@ function validatorOf(schema: OpenAPIV3_1.SchemaObject): ValidateFunction {
  * A decimal integer that JavaScript holds exactly. Anything else (fractions, exponents, hex,
  * spaces, or integers beyond 2^53 - 1 that a Number would round) is refused rather than guessed.
  */
-function parseInteger(text: string): number | { problem: string } {
+function parseInteger(text: string): number | Problem {
   if (!/^-?\d+$/.test(text)) return { problem: `must be an integer, not ${quote(text)}` };
   const value = Number(text);
   return Number.isSafeInteger(value)
@@ -158,7 +221,7 @@ function parseInteger(text: string): number | { problem: string } {
  * integers (`012.5` is 12.5). Hex, `Infinity`, `NaN`, spaces and an empty text are refused, and
  * so is a number too large for a double.
  */
-function parseNumber(text: string): number | { problem: string } {
+function parseNumber(text: string): number | Problem {
   if (!/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text)) {
     return { problem: `must be a number, not ${quote(text)}` };
   }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { answerRuleFindings } from '../../src/contract/checks/http-rules.ts';
 import { remainderLimits } from '../../src/contract/checks/pagination.ts';
 import { foldCase, foldLoosely } from '../../src/contract/oracle/fold-case.ts';
+import { instantsOf } from '../../src/contract/oracle/instants.ts';
 import {
   judgeQuery,
   judgeValue,
@@ -43,6 +44,57 @@ describe('foldLoosely', () => {
   ])('reads %j as %j', (text, folded) => {
     expect(foldLoosely(text)).toBe(folded);
   });
+});
+
+describe('judgeValue of typed parameters (issue 38)', () => {
+  it.each([
+    [{ type: 'number' }, '99.99', 'valid'],
+    [{ type: 'number' }, '1e3', 'valid'],
+    [{ type: 'number', minimum: 0 }, '-0.5', 'invalid'],
+    [{ type: 'number' }, 'ten', 'invalid'],
+    [{ type: 'number' }, '1.', 'open'],
+    [{ type: 'boolean' }, 'false', 'valid'],
+    [{ type: 'boolean' }, 'TRUE', 'open'],
+    [{ type: 'boolean' }, 'maybe', 'invalid'],
+    [{ type: 'string', format: 'date' }, '2024-02-29', 'valid'],
+    // A format is an annotation unless the validator asserts it: either answer is correct.
+    [{ type: 'string', format: 'date' }, '2023-02-29', 'open'],
+    [{ type: 'string', format: 'date-time' }, '2024-03-01T10:00:00+02:00', 'valid'],
+    [{ type: 'string', format: 'date-time' }, '2024-03-01', 'open'],
+    [{ type: 'string', format: 'uuid' }, '0b7c6a8e-5f7e-4d3a-9a51-6a2f4f0d9c11', 'valid'],
+    [{ type: 'array', items: { type: 'integer' } }, '7', 'valid'],
+    [{ type: 'array', items: { type: 'integer' } }, 'x', 'invalid'],
+    // Two items or one, by the style: the checker does not guess.
+    [{ type: 'array', items: { type: 'string' } }, 'a,b', 'open'],
+    [{ type: 'array', items: { type: 'string', enum: ['a', 'b'] } }, 'c', 'invalid'],
+  ] as const)('%o %j is %s', (schema, raw, verdict) => {
+    expect(judgeValue(schema as OpenAPIV3_1.SchemaObject, raw)).toBe(verdict);
+  });
+});
+
+describe('instantsOf', () => {
+  it('reads a date-time as its instant, whatever the offset', () => {
+    const utc = instantsOf('2024-03-01T08:00:00Z');
+    expect(utc).toEqual({ kind: 'date-time', at: Date.UTC(2024, 2, 1, 8) });
+    expect(instantsOf('2024-03-01T10:00:00+02:00')).toEqual(utc);
+    expect(instantsOf('2024-02-29T21:30:00.250-10:30')).toEqual({
+      kind: 'date-time',
+      at: Date.UTC(2024, 2, 1, 8, 0, 0, 250),
+    });
+  });
+  it('reads a date as its day, in UTC', () => {
+    expect(instantsOf('2024-02-29')).toEqual({
+      kind: 'date',
+      from: Date.UTC(2024, 1, 29),
+      to: Date.UTC(2024, 2, 1),
+    });
+  });
+  it.each(['2023-02-29', '2024-13-01', '2024-03-01T24:00:00Z', '2024-03-01T10:00:00', 'soon'])(
+    'reads %j as nothing',
+    (text) => {
+      expect(instantsOf(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('judgeValue', () => {

@@ -57,10 +57,11 @@ describe('the shipped declarations', () => {
     });
     expect(SHIPPED.levels).toEqual(['status', 'quantity']);
     const listStock = SHIPPED.operations.get('listStock');
+    const scalar = (type: string) => ({ kind: 'scalar', scalar: type });
     expect(listStock?.kind === 'list' ? listStock.filters : []).toEqual([
-      { parameter: 'name', field: 'name', match: 'contains' },
-      { parameter: 'id', field: 'id', match: 'exact' },
-      { parameter: 'status', field: 'status', match: 'exact' },
+      { parameter: 'name', shape: scalar('string'), field: 'name', match: 'contains' },
+      { parameter: 'id', shape: scalar('integer'), field: 'id', match: 'exact' },
+      { parameter: 'status', shape: scalar('string'), field: 'status', match: 'exact' },
     ]);
   });
 });

@@ -22,6 +22,7 @@ import {
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { readerName, readersOf } from '../learn.ts';
 import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
+import { instantsOf } from '../oracle/instants.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
 import { idOf, idsNotIn, someIds, type Item } from '../walk.ts';
@@ -55,7 +56,7 @@ function guarded(check: Check, list: DeclaredList): Check {
 
 // ---- filters by match kind --------------------------------------------------------------------
 
-/** Whether a served value passes a filter written as `text`. */
+/** Whether a served value passes a filter written as `text`, by every correct reading. */
 function keeps(filter: DeclaredFilter, value: unknown, text: string): boolean {
   switch (filter.match) {
     case 'exact':
@@ -64,19 +65,46 @@ function keeps(filter: DeclaredFilter, value: unknown, text: string): boolean {
         ((typeof value === 'number' || typeof value === 'boolean') && String(value) === text)
       );
     case 'min':
-      return typeof value === 'number' && value >= Number(text);
     case 'max':
-      return typeof value === 'number' && value <= Number(text);
+      return withinBound(filter.match, value, text, 'strict');
     case 'contains':
       return typeof value === 'string' && value.includes(text);
   }
 }
 
-/** Whether the loosest correct reading keeps it (a `contains` may fold case and accents). */
+/**
+ * Whether the loosest correct reading keeps it: a `contains` may fold case and accents, and a
+ * `max` given as a day alone may end at the day's first instant or take in the whole day.
+ */
 function mayKeep(filter: DeclaredFilter, value: unknown, text: string): boolean {
-  return filter.match === 'contains'
-    ? typeof value === 'string' && foldLoosely(value).includes(foldLoosely(text))
-    : keeps(filter, value, text);
+  if (filter.match === 'contains') {
+    return typeof value === 'string' && foldLoosely(value).includes(foldLoosely(text));
+  }
+  if (filter.match === 'max') return withinBound('max', value, text, 'loose');
+  return keeps(filter, value, text);
+}
+
+/**
+ * A number within a numeric bound, or an instant within a date or date-time bound (compared as
+ * instants: offsets written differently are the same moment). A day alone as `min` starts at
+ * its first instant (UTC); as `max` it ends there (`strict`) or at the day's end (`loose`).
+ */
+function withinBound(
+  match: 'min' | 'max',
+  value: unknown,
+  text: string,
+  reading: 'strict' | 'loose',
+): boolean {
+  if (typeof value === 'number') {
+    return match === 'min' ? value >= Number(text) : value <= Number(text);
+  }
+  const bound = instantsOf(text);
+  const served = typeof value === 'string' ? instantsOf(value) : undefined;
+  if (bound === undefined || served === undefined) return false;
+  const at = served.kind === 'date' ? served.from : served.at;
+  if (match === 'min') return at >= (bound.kind === 'date' ? bound.from : bound.at);
+  if (bound.kind === 'date-time') return at <= bound.at;
+  return reading === 'loose' || served.kind === 'date' ? at < bound.to : at <= bound.from;
 }
 
 /**
@@ -125,10 +153,34 @@ function probeValues(filter: DeclaredFilter, values: readonly unknown[]): string
     return [middle.slice(start, start + 3), middle];
   }
   const numbers = values.filter((value) => typeof value === 'number').sort((a, b) => a - b);
+  if (numbers.length === 0) return instantProbes(filter, values);
   // And 0, which a falsy test reads as "not given".
   return [
     ...new Set([numbers[Math.floor(numbers.length / 2)], numbers[1], numbers.at(-2), 0]),
   ].flatMap((value) => (value === undefined ? [] : [String(value)]));
+}
+
+/**
+ * Bounds on dates or date-times: served values, in the parameter's format (the day of a
+ * date-time, for a parameter of `format: date`), so that whether the bound is inclusive shows.
+ */
+function instantProbes(filter: DeclaredFilter, values: readonly unknown[]): string[] {
+  const dated = values
+    .flatMap((value) => {
+      const instants = typeof value === 'string' ? instantsOf(value) : undefined;
+      return instants === undefined
+        ? []
+        : [{ text: value as string, at: instants.kind === 'date' ? instants.from : instants.at }];
+    })
+    .sort((a, b) => a.at - b.at);
+  const asDay = filter.schema.format === 'date';
+  return [
+    ...new Set(
+      [dated[Math.floor(dated.length / 2)], dated[1], dated.at(-2)].flatMap((entry) =>
+        entry === undefined ? [] : [asDay ? entry.text.slice(0, 10) : entry.text],
+      ),
+    ),
+  ];
 }
 
 /**
@@ -196,7 +248,9 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
         const walkAt = (limit?: number) =>
           walkFiltered(context, list.collection, query, loose.length, limit, as);
         const filtered = await walkAt();
-        if (filter.match !== 'contains') {
+        // Where every correct reading keeps the same items, exactly those; else the strict ones
+        // and none beyond the loose.
+        if (strict.length === loose.length) {
           failures.push(...exactly(query, filtered, strict));
           // A few a page too: a filter applied to each page, or dropped by the links, shows
           // only once the matches span pages.
@@ -212,7 +266,7 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
         const missed = idsNotIn(strict, filtered.got);
         if (filtered.failures.length === 0 && (foreign.length > 0 || missed.length > 0)) {
           failures.push({
-            message: `${filter.parameter}=${JSON.stringify(text)} does not keep the items whose ${filter.field} contains it`,
+            message: `${filter.parameter}=${JSON.stringify(text)} does not keep the items whose ${filter.field} ${MATCH_WORDS[filter.match]}`,
             request: filtered.request,
             expected: `ids ${someIds(strict, 8)}`,
             actual: `ids ${someIds(filtered.got)}; not containing it: ${someIds(foreign)}; missing: ${someIds(missed)}`,

@@ -4,6 +4,7 @@
  * parser on purpose, so that a bug there cannot move the judge with it.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { instantsOf } from './instants.ts';
 
 /**
  * `valid`: a correct service answers 200. `invalid`: it answers 4xx. `open`: either is correct
@@ -29,10 +30,46 @@ export function queryRules(spec: OpenAPIV3_1.Document, path: string): readonly P
 
 const CANONICAL_INTEGER = /^(0|-?[1-9]\d*)$/;
 const LENIENT_INTEGER = /^\s*[+-]?\d+\s*$/;
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const LENIENT_NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** How the interface judges one raw value of a parameter with this schema. */
+/**
+ * How the interface judges one raw value of a parameter with this schema. An array parameter's
+ * one value is judged as its one item; a value that holds a separator (`,`, `|`, a space) could
+ * be several items or one, by the parameter's style, and is left open. A value that breaks only
+ * a `format` is open too: JSON Schema makes formats annotations unless a validator asserts them.
+ */
 export function judgeValue(schema: OpenAPIV3_1.SchemaObject, raw: string): Validity {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('array')) {
+    if (/[,| ]/.test(raw)) return 'open';
+    return judgeValue('items' in schema ? schema.items : {}, raw);
+  }
   if (raw === '' && schema.type !== 'string') return 'open';
+  if (schema.type === 'number') {
+    if (!JSON_NUMBER.test(raw)) return LENIENT_NUMBER.test(raw) ? 'open' : 'invalid';
+    const value = Number(raw);
+    if (!Number.isFinite(value)) return 'open';
+    if (schema.minimum !== undefined && value < schema.minimum) return 'invalid';
+    if (schema.maximum !== undefined && value > schema.maximum) return 'open';
+    return 'valid';
+  }
+  if (schema.type === 'boolean') {
+    if (raw === 'true' || raw === 'false') return 'valid';
+    return /^(true|false|1|0)$/i.test(raw) ? 'open' : 'invalid';
+  }
+  if (schema.type === 'string' && schema.format !== undefined) {
+    const conforms =
+      schema.format === 'date'
+        ? instantsOf(raw)?.kind === 'date'
+        : schema.format === 'date-time'
+          ? instantsOf(raw)?.kind === 'date-time'
+          : schema.format === 'uuid'
+            ? UUID.test(raw)
+            : true;
+    if (!conforms) return 'open';
+  }
   if (schema.type === 'integer') {
     if (!CANONICAL_INTEGER.test(raw)) return LENIENT_INTEGER.test(raw) ? 'open' : 'invalid';
     const value = Number(raw);

@@ -1,0 +1,41 @@
+/**
+ * @module The number a `min` or `max` condition compares a value by: a number is itself, and an
+ * RFC 3339 date or date-time (OpenAPI's `format: date`, `date-time`) is its instant, so that
+ * `2024-03-01T10:00:00+02:00` and `2024-03-01T08:00:00Z` are the same moment however written.
+ */
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * The value's place in order, or undefined for a value that has none (text that is no date, a
+ * boolean, an impossible date such as `2024-02-30`). A date alone is its day's first instant,
+ * in UTC.
+ */
+export function orderValueOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return undefined;
+  if (DATE.test(value)) {
+    const instant = Date.parse(value);
+    // Date.parse rolls 2024-02-30 over to March 1st; the day must read back as written.
+    return Number.isNaN(instant) || new Date(instant).toISOString().slice(0, 10) !== value
+      ? undefined
+      : instant;
+  }
+  if (!DATE_TIME.test(value)) return undefined;
+  const instant = Date.parse(value.toUpperCase().replace(' ', 'T'));
+  return Number.isNaN(instant) ? undefined : instant;
+}
+
+/**
+ * The bound of a condition: a `max` given as a date alone takes in the whole day
+ * (`created_max=2024-03-01` keeps what happened on March 1st), as a client means it.
+ */
+export function boundOf(match: 'min' | 'max', value: unknown): number | undefined {
+  const bound = orderValueOf(value);
+  if (bound === undefined) return undefined;
+  return match === 'max' && typeof value === 'string' && DATE.test(value)
+    ? bound + DAY_MS - 1
+    : bound;
+}
