@@ -1,4 +1,5 @@
 /** @module Validated records → a collection's columns (what a loading worker builds). */
+import { compareKeys, keyColumnOf, type Key } from '../query/keys.ts';
 import { packStrings } from '../util/packed-strings.ts';
 import type { CollectionDeclaration } from '../resources/declarations.ts';
 import { NO_REST, type ColumnData, type CollectionData } from './collection.ts';
@@ -26,15 +27,15 @@ export function buildCollection(
   rest: 'keep' | 'elsewhere' = 'keep',
 ): CollectionData {
   const { key } = declaration;
-  const keyOf = (record: RecordInput) => fieldOf(record, key) as number;
+  const keyOf = (record: RecordInput) => fieldOf(record, key) as Key;
   // Hand-written and generated fixtures usually come sorted: check in one pass before sorting.
   let sorted = true;
   for (let i = 1; i < records.length && sorted; i++) {
-    sorted = keyOf(records[i - 1] as RecordInput) < keyOf(records[i] as RecordInput);
+    sorted =
+      compareKeys(keyOf(records[i - 1] as RecordInput), keyOf(records[i] as RecordInput)) < 0;
   }
-  const ordered = sorted ? records : [...records].sort((a, b) => keyOf(a) - keyOf(b));
+  const ordered = sorted ? records : [...records].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
   const size = ordered.length;
-  const keys = new Float64Array(size);
   const derivations = new Map(
     declaration.derived.map((derivation) => [derivation.field, derivation]),
   );
@@ -42,7 +43,6 @@ export function buildCollection(
   const numberings = fields.map(() => numbering(size));
   const restTexts = rest === 'keep' ? new Array<string>(size) : undefined;
   ordered.forEach((record, position) => {
-    keys[position] = keyOf(record);
     fields.forEach((field, index) => {
       let value = fieldOf(record, field);
       const derivation = derivations.get(field);
@@ -57,7 +57,7 @@ export function buildCollection(
     name: declaration.name,
     key,
     source,
-    keys,
+    keys: keyColumnOf(declaration.keyType, ordered.map(keyOf)),
     columns: Object.fromEntries(
       fields.map((field, index) => [field, (numberings[index] as Numbering).column()]),
     ),

@@ -6,6 +6,7 @@
  * pauses of 10–30 ms; the columns are a handful of typed arrays. Fields the declaration does not
  * name stay as each record's JSON text, read a page at a time.
  */
+import { keyAt, keyBuffers, keyCount, keyLookup, type Key, type KeyColumn } from '../query/keys.ts';
 import type { Column } from '../query/query.ts';
 import { packedAt, type PackedStrings } from '../util/packed-strings.ts';
 
@@ -23,7 +24,7 @@ export interface CollectionData {
   /** Where the records came from, for logs. */
   readonly source: string;
   /** Each record's key, ascending: a record's position is its place in this order. */
-  readonly keys: Float64Array;
+  readonly keys: KeyColumn;
   /** Every declared field but the key. */
   readonly columns: Readonly<Record<string, ColumnData>>;
   /**
@@ -40,9 +41,9 @@ export interface Collection {
   readonly key: string;
   readonly source: string;
   readonly size: number;
-  readonly keys: Float64Array;
+  readonly keys: KeyColumn;
   /** The position of the record with this key, or -1. */
-  positionOf(key: number): number;
+  positionOf(key: Key): number;
   /** A declared field's column; undefined for the key and for fields not declared. */
   column(field: string): ColumnData | undefined;
   /** The record's undeclared fields at a position, as the text of a JSON object. */
@@ -54,10 +55,12 @@ export interface Collection {
 /** The buffers of a CollectionData, to move to another thread instead of copying them. */
 export function collectionBuffers(data: CollectionData): ArrayBuffer[] {
   return [
-    data.keys,
-    ...Object.values(data.columns).flatMap((column) => [column.of, column.values.ends]),
-    ...(data.rest === undefined ? [] : [data.rest.ends]),
-  ].map((array) => array.buffer as ArrayBuffer);
+    ...keyBuffers(data.keys),
+    ...[
+      ...Object.values(data.columns).flatMap((column) => [column.of, column.values.ends]),
+      ...(data.rest === undefined ? [] : [data.rest.ends]),
+    ].map((array) => array.buffer as ArrayBuffer),
+  ];
 }
 
 /** The text of no undeclared fields. */
@@ -69,12 +72,12 @@ export const NO_REST = '{}';
  */
 export function collectionFromData(
   data: CollectionData,
-  restOf?: (key: number) => string,
+  restOf?: (key: Key) => string,
 ): Collection {
   const { keys, columns, rest } = data;
   const restAt =
     restOf !== undefined
-      ? (position: number) => restOf(keys[position] as number)
+      ? (position: number) => restOf(keyAt(keys, position))
       : rest !== undefined
         ? (position: number) => packedAt(rest, position)
         : () => NO_REST;
@@ -83,35 +86,11 @@ export function collectionFromData(
     name: data.name,
     key: data.key,
     source: data.source,
-    size: keys.length,
+    size: keyCount(keys),
     keys,
     positionOf: keyLookup(keys),
     column: (field: string) => columnOf.get(field),
     restAt,
     data,
   });
-}
-
-/**
- * Keys to positions without a Map: a Map of a million entries holds about 40 MB. When the keys
- * run without gaps (generated data, most fixtures), a key's offset from the first is its
- * position; otherwise a binary search over the sorted keys finds it.
- */
-function keyLookup(keys: Float64Array): (key: number) => number {
-  const first = keys[0] ?? 0;
-  const gapless = keys.every((key, position) => key === first + position);
-  return (key) => {
-    if (!Number.isInteger(key)) return -1;
-    if (gapless) return key >= first && key - first < keys.length ? key - first : -1;
-    let low = 0;
-    let high = keys.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const found = keys[middle] as number;
-      if (found === key) return middle;
-      if (found < key) low = middle + 1;
-      else high = middle - 1;
-    }
-    return -1;
-  };
 }

@@ -8,6 +8,7 @@ import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import { createQueryEngine, type EngineData, type QueryEngine } from '../query/engine.ts';
 import { applyListRules, labelOrdering, type LabelOrder } from '../query/list-rules.ts';
+import type { Key } from '../query/keys.ts';
 import { paginate } from '../query/paginate.ts';
 import type { Condition, Page, PageRequest } from '../query/query.ts';
 import type {
@@ -98,7 +99,7 @@ export type DataOperation =
       readonly kind: 'item';
       readonly declaration: Extract<OperationDeclaration, { kind: 'item' }>;
       /** The record with this key, as JSON text at an access level; a 404 problem if none. */
-      get(dataset: Dataset, key: number, level: string | null): string;
+      get(dataset: Dataset, key: Key, level: string | null): string;
     };
 
 /** Every operation the declarations serve from data, by operationId. */

@@ -104,7 +104,8 @@ export function fixtureCollections(
         file,
         at: source.locate([name, index, key]),
         field: `${name}[${String(index)}].${key}`,
-        message: `duplicate ${key} ${String(fieldOf(record, key))}, first used on line ${String(firstLine)}; ${key}s must be unique`,
+        // A number is echoed; text is not, as a file's contents never are.
+        message: `duplicate ${key}${typeof fieldOf(record, key) === 'number' ? ` ${String(fieldOf(record, key))}` : ''}, first used on line ${String(firstLine)}; ${key}s must be unique`,
       });
     });
   }

@@ -9,6 +9,7 @@
  */
 import type { CollectionDeclaration, ViewDeclaration } from '../resources/declarations.ts';
 import { shownAsText, type IdTypes } from '../resources/reshape-views.ts';
+import { keyJsonAt } from '../query/keys.ts';
 import { packedAt } from '../util/packed-strings.ts';
 import { NO_REST, type Collection } from './collection.ts';
 
@@ -55,7 +56,7 @@ export function viewWriter(
     const column = collection.column(field);
     const read: FieldReader =
       field === declaration.key
-        ? (position) => String(collection.keys[position])
+        ? (position) => keyJsonAt(collection.keys, position)
         : column === undefined
           ? () => undefined
           : (position) => {

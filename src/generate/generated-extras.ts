@@ -7,6 +7,7 @@
  * at all: measured at a million products, the strings cost a second of start-up and 120 MB.
  * The JSON text is made when a request reads a product, as JSON.stringify made it at load.
  */
+import type { Key } from '../query/keys.ts';
 import type { GeneratedProduct } from './generate-products.ts';
 
 export interface GeneratedExtras {
@@ -57,9 +58,11 @@ export function extrasBuffersOf(data: GeneratedExtrasData): ArrayBuffer[] {
 export function extrasJsonOf(
   data: GeneratedExtrasData,
   declared: ReadonlyMap<string, unknown>,
-): (id: number) => string {
+): (id: Key) => string {
   const { categories, materials, colors, prices, words } = data;
-  return (id) => {
+  return (key) => {
+    // Generated products are keyed 1, 2, 3, …
+    const id = Number(key);
     const index = id - 1;
     // The generator's field order.
     const extras: [string, string | number][] = [

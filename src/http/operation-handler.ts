@@ -89,7 +89,9 @@ function itemHandler(operation: Extract<DataOperation, { kind: 'item' }>): Opera
   const { parameter } = operation.declaration;
   return (context) => {
     const key = context.values.get(parameter);
-    if (typeof key !== 'number') throw new Error(`${parameter} must be an integer by the spec`);
+    if (typeof key !== 'number' && typeof key !== 'string') {
+      throw new Error(`${parameter} must be of the key's type by the spec`);
+    }
     const item = operation.get(context.dataset, key, context.request.accessLevel);
     return { body: `{"data":${item}}`, type: JSON_TYPE };
   };

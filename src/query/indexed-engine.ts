@@ -11,6 +11,7 @@ import type { QueryEngine } from './engine.ts';
 import { foldName } from './fold-name.ts';
 import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
+import { firstKeyAbove, type Key } from './keys.ts';
 import { boundOf, orderValueOf } from './order-value.ts';
 import type { Condition, ConditionScalar, EngineSource } from './query.ts';
 import { everyPosition, positionRange, slicesOf, type Selection } from './selection.ts';
@@ -190,18 +191,19 @@ function select(engine: Engine, conditions: readonly Condition[]): Selection {
 function keyRange(source: EngineSource, onKey: readonly Condition[]): [number, number] {
   let first = 0;
   let end = source.size;
+  const keyType = source.keys.type === 'integer' ? 'number' : 'string';
   for (const { match, value } of onKey) {
     if (Array.isArray(value)) continue;
-    if (typeof value !== 'number') return [0, 0];
+    if (typeof value !== keyType) return [0, 0];
     if (match === 'exact') {
-      const position = source.positionOf(value);
+      const position = source.positionOf(value as Key);
       if (position < 0) return [0, 0];
       first = Math.max(first, position);
       end = Math.min(end, position + 1);
     } else if (match === 'min') {
-      first = Math.max(first, firstKeyAbove(source.keys, value, 'or-equal'));
+      first = Math.max(first, firstKeyAbove(source.keys, value as Key, 'or-equal'));
     } else {
-      end = Math.min(end, firstKeyAbove(source.keys, value, 'strictly'));
+      end = Math.min(end, firstKeyAbove(source.keys, value as Key, 'strictly'));
     }
   }
   return [first, end];
@@ -213,25 +215,12 @@ function keyPositions(source: EngineSource, anyOf: readonly Condition[]): number
   for (const { value } of anyOf) {
     const found = new Set<number>();
     for (const key of value as readonly ConditionScalar[]) {
-      const position = typeof key === 'number' ? source.positionOf(key) : -1;
+      const position = typeof key === 'boolean' ? -1 : source.positionOf(key);
       if (position >= 0 && (kept === undefined || kept.has(position))) found.add(position);
     }
     kept = found;
   }
   return [...(kept ?? [])].sort((a, b) => a - b);
-}
-
-/** The first position whose key is at least (`or-equal`) or above (`strictly`) the value. */
-function firstKeyAbove(keys: Float64Array, value: number, bound: 'or-equal' | 'strictly'): number {
-  let low = 0;
-  let high = keys.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const key = keys[middle] as number;
-    if (bound === 'or-equal' ? key < value : key <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /** Conditions on fields other than the key, read through their indexes. */

@@ -1,5 +1,6 @@
 /** @module The shapes the query engine takes and gives. */
 import type { PackedStrings } from '../util/packed-strings.ts';
+import type { Key, KeyColumn } from './keys.ts';
 
 /** A field's values: each distinct one once, as JSON text, and each record's number. */
 export interface Column {
@@ -15,9 +16,9 @@ export interface EngineSource {
   readonly key: string;
   readonly size: number;
   /** Each record's key, ascending: a condition on the key is a run of positions. */
-  readonly keys: Float64Array;
+  readonly keys: KeyColumn;
   /** The position of the record with this key, or -1. */
-  positionOf(key: number): number;
+  positionOf(key: Key): number;
   column(field: string): Column | undefined;
 }
 

@@ -37,6 +37,8 @@ export const CollectionSchema = Type.Object(
   {
     key: Name,
     label: Type.Optional(Name),
+    /** A field → the collection whose key it holds. */
+    references: Type.Optional(Type.Record(Name, Name)),
     record: Type.Object({}, { additionalProperties: true }),
     derive: Type.Optional(Type.Record(Name, DerivationSchema)),
     settings: Type.Optional(

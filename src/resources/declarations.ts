@@ -17,6 +17,7 @@ import {
   operationKey,
   type HttpMethod,
 } from '../spec/operation-rules.ts';
+import type { KeyColumn } from '../query/keys.ts';
 import { PAGE_PARAMETER, LIMIT_PARAMETER } from '../spec/pagination.ts';
 import { parameterShapeOf, type ParameterShape } from '../spec/parameter-style.ts';
 import {
@@ -58,8 +59,10 @@ export interface Derivation {
 export interface CollectionDeclaration {
   /** The fixture's key that lists its records: `products`. */
   readonly name: string;
-  /** The field that identifies a record (a positive integer): lists are in its order. */
+  /** The field that identifies a record: lists are in its order unless sorted. */
   readonly key: string;
+  /** What the key holds: integers order by value, strings by code point. */
+  readonly keyType: KeyColumn['type'];
   /** The record's human name, which ordering by name reads. */
   readonly label: string | undefined;
   /** The JSON Schema every record must satisfy. */
@@ -69,6 +72,8 @@ export interface CollectionDeclaration {
   readonly derived: readonly Derivation[];
   /** The field each compatibility setting acts on. */
   readonly settings: Readonly<Partial<Record<FieldSetting, string>>>;
+  /** Fields that hold a key of another collection, and that collection. */
+  readonly references: ReadonlyMap<string, string>;
 }
 
 export interface FilterDeclaration {
@@ -156,6 +161,20 @@ export function readDeclarations(
     for (const [name, input] of Object.entries(declared)) {
       const collection = readCollection(name, input, [COLLECTIONS_KEYWORD, name], report);
       if (collection !== undefined) collections.set(name, collection);
+    }
+  }
+  for (const collection of collections.values()) {
+    for (const [field, target] of collection.references) {
+      const at = [COLLECTIONS_KEYWORD, collection.name, 'references', field];
+      const referred = collections.get(target);
+      if (referred === undefined) {
+        report(at, `names no declared collection (${target})`);
+      } else if (collection.fields.get(field) !== referred.keyType) {
+        report(
+          at,
+          `${field} must be of type ${referred.keyType} to hold a key of ${target} (${referred.key})`,
+        );
+      }
     }
   }
 
@@ -260,12 +279,22 @@ function readCollection(
     );
     valid = false;
   }
-  if (fields.get(input.key) !== 'integer' || !(record.required ?? []).includes(input.key)) {
+  const keyType = fields.get(input.key);
+  if (
+    (keyType !== 'integer' && keyType !== 'string') ||
+    !(record.required ?? []).includes(input.key)
+  ) {
     report(
       [...at, 'key'],
-      `must name a required integer field of the record (${input.key} is not one)`,
+      `must name a required integer or string field of the record (${input.key} is not one)`,
     );
     valid = false;
+  }
+  for (const field of Object.keys(input.references ?? {})) {
+    if (!fields.has(field)) {
+      report([...at, 'references', field], `${field} is not a field of the record`);
+      valid = false;
+    }
   }
   if (input.label !== undefined && fields.get(input.label) !== 'string') {
     report([...at, 'label'], `must name a string field of the record (${input.label} is not one)`);
@@ -282,7 +311,17 @@ function readCollection(
     settings[setting] = field;
   }
   if (!valid) return undefined;
-  return { name, key: input.key, label: input.label, record, fields, derived, settings };
+  return {
+    name,
+    key: input.key,
+    keyType: keyType === 'integer' ? 'integer' : 'string',
+    label: input.label,
+    record,
+    fields,
+    derived,
+    settings,
+    references: new Map(Object.entries(input.references ?? {})),
+  };
 }
 
 function readHealth(
@@ -321,8 +360,11 @@ function readDataOperation(
       report([...at, 'item'], `names no path parameter of GET ${context.pathName}`);
       return undefined;
     }
-    if (parameterType(keyParameter) !== 'integer') {
-      report([...at, 'item'], `the path parameter ${input.item} must be an integer, as keys are`);
+    if (parameterType(keyParameter) !== collection.keyType) {
+      report(
+        [...at, 'item'],
+        `the path parameter ${input.item} must be of type ${collection.keyType}, as the key of ${collection.name} (${collection.key}) is`,
+      );
     }
     if (input.filters !== undefined) {
       report([...at, 'filters'], 'an item operation has no filters');
@@ -372,7 +414,8 @@ function readDataOperation(
       report(where, `the query parameter ${name}: ${shape}`);
       continue;
     }
-    const problem = filterProblem(filter.match, fieldType, parameter, shape);
+    const onKey = filter.field === collection.key;
+    const problem = filterProblem(filter.match, fieldType, parameter, shape, onKey);
     if (problem !== undefined) report([...where, 'match'], problem);
     else filters.push({ parameter: name, shape, field: filter.field, match: filter.match });
   }
@@ -469,13 +512,15 @@ function parameterType(parameter: OpenAPIV3_1.ParameterObject): FieldType {
 /**
  * Why a filter cannot match its field with its parameter, or undefined if it can. `exact`
  * compares like with like (numbers, booleans, text) and takes an array parameter as "any of";
- * `contains` needs text; `min` and `max` need numbers or dates on both sides.
+ * `contains` needs text; `min` and `max` need numbers or dates on both sides, or the key, which
+ * is in order whatever its type.
  */
 function filterProblem(
   match: Match,
   field: FieldType,
   parameter: OpenAPIV3_1.ParameterObject,
   shape: ParameterShape,
+  onKey: boolean,
 ): string | undefined {
   const schema = (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject;
   const given =
@@ -497,7 +542,8 @@ function filterProblem(
   }
   const ordered =
     (kindOf(field) === 'number' && kindOf(given) === 'number') ||
-    (field === 'date' && given === 'date');
+    (field === 'date' && given === 'date') ||
+    (onKey && field === given);
   return ordered
     ? undefined
     : `${match} needs a number field and a number parameter, or a date field and a date parameter (format date or date-time)`;

@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 
-const MAGIC = Buffer.from('stockmock-load-cache-3\n');
+const MAGIC = Buffer.from('stockmock-load-cache-4\n');
 const DIGEST_BYTES = 32;
 const CONTENT_START = MAGIC.length + DIGEST_BYTES;
 /** Strings at least this long are parts of their own; shorter ones stay in the header. */

@@ -38,6 +38,7 @@ import {
   type EngineData,
   type IndexPlan,
 } from '../query/engine.ts';
+import { keyCount } from '../query/keys.ts';
 import { labelOrderOf, type LabelCollation } from '../query/list-rules.ts';
 import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
 import { readSourceBytes, readSourceText, type ReadOptions } from '../source/read-source-text.ts';
@@ -402,7 +403,7 @@ async function indexedScenario(
       declaration?.label === undefined ? undefined : one.data.columns[declaration.label];
     const labelOrder =
       plan.labelCollation !== undefined && label !== undefined
-        ? labelOrderOf(label, one.data.keys.length, plan.labelCollation)
+        ? labelOrderOf(label, keyCount(one.data.keys), plan.labelCollation)
         : undefined;
     return {
       ...one,

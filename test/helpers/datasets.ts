@@ -2,6 +2,7 @@
  * @module Datasets for tests, made in this thread the way the loading worker makes them, from
  * the shipped spec's declarations: from records, fixture text or a file.
  */
+import { keyAt, keyCount } from '../../src/query/keys.ts';
 import { buildCollection, type RecordInput } from '../../src/dataset/build-collection.ts';
 import { collectionFromData, type CollectionData } from '../../src/dataset/collection.ts';
 import { createDataset, type Dataset } from '../../src/dataset/dataset.ts';
@@ -40,6 +41,8 @@ export function itemsDeclaration(
   return {
     name: 'items',
     key: 'id',
+    keyType: 'integer',
+    references: new Map(),
     label: undefined,
     record: {},
     fields: new Map([['id', 'integer'], ...Object.entries(fields)]),
@@ -77,7 +80,7 @@ function datasetOfData(data: readonly CollectionData[], order: OrderOption): Dat
           plan.indexes[one.name] ?? { exact: [], contains: [] },
         ),
         ...(collation !== undefined && label !== undefined
-          ? { labelOrder: labelOrderOf(label, one.keys.length, collation) }
+          ? { labelOrder: labelOrderOf(label, keyCount(one.keys), collation) }
           : {}),
       };
     }),
@@ -122,7 +125,7 @@ export function productAt(dataset: Dataset, position: number): StoredProduct {
       : (JSON.parse(packedAt(column.values, number)) as unknown);
   };
   return {
-    id: collection.keys[position] as number,
+    id: keyAt(collection.keys, position) as number,
     name: read('name') as string,
     quantity: (read('quantity') ?? null) as number | null,
     status: read('status') as StockStatus,

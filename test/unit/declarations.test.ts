@@ -194,11 +194,11 @@ describe('a declaration that cannot be served is refused with file, line and fie
       /names no path parameter/,
     ],
     [
-      'a key that is not an integer field',
+      'a key that is not a required integer or string field',
       '    key: id\n    label: name',
-      '    key: name\n    label: name',
+      '    key: quantity\n    label: name',
       'x-stockmock-collections.products.key',
-      /must name a required integer field/,
+      /must name a required integer or string field/,
     ],
     [
       'a derivation from a field that is not a number',

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCollection, type RecordInput } from '../../src/dataset/build-collection.ts';
 import { collectionFromData } from '../../src/dataset/collection.ts';
+import { keyAt } from '../../src/query/keys.ts';
 import { buildEngineIndexData } from '../../src/query/engine-index.ts';
 import {
   createIndexedEngine,
@@ -37,7 +38,7 @@ function engineOf(records: readonly RecordInput[]) {
     const once = engine.select(conditions);
     const twice = engine.select(conditions);
     expect(twice.slice(0, twice.total)).toEqual(once.slice(0, once.total));
-    return once.slice(0, once.total).map((position) => collection.keys[position]);
+    return once.slice(0, once.total).map((position) => keyAt(collection.keys, position));
   };
 }
 
@@ -168,7 +169,7 @@ describe('the indexed engine on any-of, boolean and date conditions', () => {
           const selection = engine.select(conditions);
           const keys = selection
             .slice(0, selection.total)
-            .map((position) => collection.keys[position]);
+            .map((position) => keyAt(collection.keys, position));
           expect(keys).toStrictEqual(expected);
           expect(selection.total).toBe(expected.length);
         }
