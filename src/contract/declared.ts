@@ -116,15 +116,22 @@ function strings(value: unknown): string[] {
 }
 
 function readView(value: unknown): DeclaredView | undefined {
-  if (!isObject(value) || !isObject(value['fields'])) return undefined;
+  if (!isObject(value)) return undefined;
+  const fields = isObject(value['fields']) ? value['fields'] : {};
   const members = new Map<string, string>();
-  for (const [member, field] of Object.entries(value['fields'])) {
+  for (const [member, field] of Object.entries(fields)) {
     if (typeof field === 'string') members.set(member, field);
   }
   return { members, rest: value['rest'] === true, omit: new Set(strings(value['omit'])) };
 }
 
+/** The record as it is: every field, under its own name. */
+const WHOLE_RECORD: DeclaredView = { members: new Map(), rest: true, omit: new Set() };
+
 function readViews(declaration: Json): DeclaredViews | undefined {
+  if (declaration['view'] === undefined && declaration['views'] === undefined) {
+    return { kind: 'every-level', view: WHOLE_RECORD };
+  }
   const single = readView(declaration['view']);
   if (single !== undefined) return { kind: 'every-level', view: single };
   if (!isObject(declaration['views'])) return undefined;

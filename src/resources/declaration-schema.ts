@@ -58,7 +58,7 @@ export const CollectionsSchema = Type.Record(Name, CollectionSchema);
 const ViewSchema = Type.Object(
   {
     /** Output member → the record field it shows, in the order written. */
-    fields: Type.Record(Name, Name),
+    fields: Type.Optional(Type.Record(Name, Name)),
     /** Then every other field the record has, but those in `omit`. */
     rest: Type.Optional(Type.Boolean()),
     omit: Type.Optional(Type.Array(Name)),

@@ -439,13 +439,21 @@ function readViews(
   context: OperationContext,
 ): Views | undefined {
   const { at, report } = context;
-  if ((input.view === undefined) === (input.views === undefined)) {
-    report(at, 'declare either `view` (every access level) or `views` (one per level)');
+  if (input.view !== undefined && input.views !== undefined) {
+    report(at, 'declare either `view` (every access level) or `views` (one per level), not both');
     return undefined;
+  }
+  // No view: every level sees the record as it is.
+  if (input.view === undefined && input.views === undefined) {
+    return { kind: 'every', view: { fields: [], rest: true, omit: [] } };
   }
   const check = (view: ViewInput, where: Path): ViewDeclaration | undefined => {
     let valid = true;
-    for (const [output, field] of Object.entries(view.fields)) {
+    if (Object.keys(view.fields ?? {}).length === 0 && view.rest !== true) {
+      report(where, 'shows nothing: name `fields`, or `rest: true` for the whole record');
+      valid = false;
+    }
+    for (const [output, field] of Object.entries(view.fields ?? {})) {
       if (!collection.fields.has(field)) {
         report([...where, 'fields', output], `${field} is not a field of ${collection.name}`);
         valid = false;
@@ -466,7 +474,11 @@ function readViews(
       }
     }
     return valid
-      ? { fields: Object.entries(view.fields), rest: view.rest === true, omit: view.omit ?? [] }
+      ? {
+          fields: Object.entries(view.fields ?? {}),
+          rest: view.rest === true,
+          omit: view.omit ?? [],
+        }
       : undefined;
   };
   if (input.view !== undefined) {
