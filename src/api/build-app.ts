@@ -223,7 +223,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cors, {
     origins: config.cors.origins,
     methods: [...new Set(['GET', 'HEAD', ...routes.map((route) => route.method)])],
-    exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied'],
+    // Link: a bare-array list's pages (envelope: none), which a browser client must read.
+    exposedHeaders: ['WWW-Authenticate', 'Allow', 'Preference-Applied', 'Link'],
     maxAgeSeconds: 600,
   });
   await app.register(preferences);

@@ -10,6 +10,7 @@ import { createQueryEngine, type EngineData, type QueryEngine } from '../query/e
 import { applyListRules, labelOrdering, type LabelOrder } from '../query/list-rules.ts';
 import type { Key } from '../query/keys.ts';
 import { paginate } from '../query/paginate.ts';
+import type { SortKey } from '../query/sort.ts';
 import type { Condition, Page, PageRequest } from '../query/query.ts';
 import type {
   CollectionDeclaration,
@@ -73,9 +74,11 @@ export function createDataset(collections: readonly IndexedCollection[]): Datase
   });
 }
 
-/** A list request, typed from the spec: its conditions and its page. */
+/** A list request, typed from the spec: its conditions, its order and its page. */
 export interface ListQuery {
   readonly conditions: readonly Condition[];
+  /** The keys to sort by; none: key order, or the order the settings choose. */
+  readonly order: readonly SortKey[] | undefined;
   readonly page: PageRequest;
 }
 
@@ -138,6 +141,7 @@ export function dataOperations(
       declaration,
       list(dataset, query) {
         const served = dataset.collection(declaration.collection);
+        const { order } = query;
         const selection = applyListRules(
           served.engine.select(query.conditions),
           query.conditions,
@@ -145,11 +149,16 @@ export function dataOperations(
           {
             caseSensitive,
             // A dataset holds a label order only where the order setting asks for one (its load
-            // plan), so the data decides.
-            ...(served.labelOrder === undefined ? {} : { order: served.labelOrder }),
+            // plan), so the data decides; a sort the list declares comes first.
+            ...(served.labelOrder === undefined || order !== undefined
+              ? {}
+              : { order: served.labelOrder }),
           },
         );
-        const page = paginate(selection, query.page);
+        const page = paginate(
+          order === undefined ? selection : served.engine.sort(selection, order),
+          query.page,
+        );
         if (rules.pastTheEnd === 'not-found' && page.page > page.lastPage) {
           throw ProblemError.from(
             PROBLEMS.NOT_FOUND,

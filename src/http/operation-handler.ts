@@ -7,12 +7,16 @@ import type { FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
 import type { DataOperation, Dataset, ListQuery } from '../dataset/dataset.ts';
 import { buildLinks } from '../query/links.ts';
+import { itemAnswerWriter, listAnswerWriter } from './answer-envelope.ts';
 import type { Condition } from '../query/query.ts';
 import type { OperationDeclaration } from '../resources/declarations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../spec/pagination.ts';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
 import { queryPairsOf } from '../spec/parameter-style.ts';
+import { ProblemError } from '../problems/problem-error.ts';
+import { PROBLEMS } from '../problems/problem-types.ts';
+import { readSortKeys } from '../resources/sort-order.ts';
 
 export interface OperationContext {
   readonly request: FastifyRequest;
@@ -29,6 +33,8 @@ export interface OperationResult {
   readonly body: unknown;
   /** Defaults to application/json. */
   readonly type?: string;
+  /** Headers the answer carries parts in (a list's `Link`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -64,7 +70,9 @@ export function operationHandler(
 }
 
 function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): OperationHandler {
-  const { filters } = operation.declaration;
+  const { filters, envelope, sort } = operation.declaration;
+  const answer = listAnswerWriter(envelope);
+  const sortFields = new Set(sort?.fields.keys());
   return (context) => {
     const { values } = context;
     const conditions: Condition[] = [];
@@ -75,25 +83,41 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
       conditions.push({ field: filter.field, match: filter.match, value });
       repeated.push(...queryPairsOf(filter.parameter, value, filter.shape));
     }
-    const query: ListQuery = { conditions, page: pageRequestOf(values) };
+    let order = sort?.byDefault;
+    const asked = sort === undefined ? undefined : values.get(sort.parameter);
+    if (sort !== undefined && asked !== undefined) {
+      const text = Array.isArray(asked) ? asked.map(String) : String(asked);
+      const keys = readSortKeys(text, sortFields);
+      if (typeof keys === 'string') {
+        throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, '1 parameter is invalid.', {
+          errors: [{ parameter: sort.parameter, in: 'query', message: keys }],
+        });
+      }
+      order = keys;
+      repeated.push(...queryPairsOf(sort.parameter, asked, sort.shape));
+    }
+    const query: ListQuery = { conditions, order, page: pageRequestOf(values) };
     const page = operation.list(context.dataset, query);
     // Links name the collection as the spec does, also when it was asked for with a trailing slash.
     const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
     const links = buildLinks({ url: `${context.origin()}${path}`, filters: repeated }, page);
-    const data = operation.writePage(context.dataset, page, context.request.accessLevel);
-    return { body: `{"data":${data},"links":${JSON.stringify(links)}}`, type: JSON_TYPE };
+    const items = operation.writePage(context.dataset, page, context.request.accessLevel);
+    const { total, limit, lastPage } = page;
+    const written = answer({ items, links, total, page: page.page, limit, pages: lastPage });
+    return { ...written, type: JSON_TYPE };
   };
 }
 
 function itemHandler(operation: Extract<DataOperation, { kind: 'item' }>): OperationHandler {
-  const { parameter } = operation.declaration;
+  const { parameter, envelope } = operation.declaration;
+  const answer = itemAnswerWriter(envelope);
   return (context) => {
     const key = context.values.get(parameter);
     if (typeof key !== 'number' && typeof key !== 'string') {
       throw new Error(`${parameter} must be of the key's type by the spec`);
     }
     const item = operation.get(context.dataset, key, context.request.accessLevel);
-    return { body: `{"data":${item}}`, type: JSON_TYPE };
+    return { body: answer(item), type: JSON_TYPE };
   };
 }
 

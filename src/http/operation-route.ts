@@ -38,7 +38,8 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
     if (known !== undefined) {
       // Its parameters were valid when it was made, and the same URL gives the same ones.
       servedDataset(catalogs, dataset, scenario, reply);
-      reply.type(JSON_TYPE).send(known);
+      if (known.headers !== undefined) reply.headers(known.headers);
+      reply.type(JSON_TYPE).send(known.body);
       return;
     }
     const queryAt = request.url.indexOf('?');
@@ -57,13 +58,14 @@ export function operationRoute(options: OperationRouteOptions): RouteHandlerMeth
     }
     const served = servedDataset(catalogs, dataset, scenario, reply);
     const result = handler({ request, values: parsed.values, dataset: served, origin });
+    if (result.headers !== undefined) reply.headers(result.headers);
     if (key === undefined || keptAnswers === undefined) {
       reply.type(result.type ?? JSON_TYPE).send(result.body);
       return;
     }
     const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
     // Kept from its second asking on (the doorkeeper of rendered-answers.ts).
-    keptAnswers.set(key, text);
+    keptAnswers.set(key, { body: text, headers: result.headers, length: text.length });
     reply.type(JSON_TYPE).send(text);
   };
 }

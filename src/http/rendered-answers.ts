@@ -21,10 +21,17 @@ const MAX_ANSWERS = 1000;
 /** …holding at most this many characters together (a page of 100 products is about 10 000). */
 const MAX_CHARACTERS = 4_000_000;
 
-export type KeptAnswers = BoundedCache<string>;
+/** An answer's text and the headers it carries parts in; `length` is the text's, for the bound. */
+export interface KeptAnswer {
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly length: number;
+}
+
+export type KeptAnswers = BoundedCache<KeptAnswer>;
 
 export function createKeptAnswers(): KeptAnswers {
-  return new BoundedCache<string>({
+  return new BoundedCache<KeptAnswer>({
     maxEntries: MAX_ANSWERS,
     maxItems: MAX_CHARACTERS,
     admitOnSecondSight: true,

@@ -2,6 +2,7 @@
 import { packStrings, unpackStrings, type PackedStrings } from '../util/packed-strings.ts';
 import { foldName } from './fold-name.ts';
 import { orderValueOf } from './order-value.ts';
+import { rankValues, type RankKind } from './sort.ts';
 import { buildNameIndexData, nameIndexBuffers, type NameIndexData } from './name-index.ts';
 import type { Column } from './query.ts';
 
@@ -51,12 +52,15 @@ export interface EngineIndexData {
   readonly exact: Readonly<Record<string, ValueIndexData>>;
   /** The text index of each field that a `contains` condition reads. */
   readonly contains: Readonly<Record<string, TextIndexData>>;
+  /** The rank of each value of each field a list may be sorted by (sort.ts). */
+  readonly ranks: Readonly<Record<string, Int32Array>>;
 }
 
-/** Which fields the declarations filter, and how: what is worth indexing at load. */
+/** Which fields the declarations filter, and how, and sort by: what is worth indexing at load. */
 export interface IndexPlan {
   readonly exact: readonly string[];
   readonly contains: readonly string[];
+  readonly ranked?: Readonly<Record<string, RankKind>>;
 }
 
 export function buildEngineIndexData(
@@ -73,7 +77,12 @@ export function buildEngineIndexData(
     const column = columns[field];
     if (column !== undefined) contains[field] = textIndexOf(column.values, column.of);
   }
-  return { exact, contains };
+  const ranks: Record<string, Int32Array> = {};
+  for (const [field, kind] of Object.entries(plan.ranked ?? {})) {
+    const column = columns[field];
+    if (column !== undefined) ranks[field] = rankValues(column.values, kind);
+  }
+  return { exact, contains, ranks };
 }
 
 /** Two passes over the numbers, a counting sort: positions stay ascending within each value. */
@@ -152,6 +161,7 @@ export function engineIndexBuffers(data: EngineIndexData): ArrayBuffer[] {
       text.of,
       ...postings(text.postings),
     ]),
+    ...Object.values(data.ranks),
   ]
     .map((array) => array.buffer as ArrayBuffer)
     .concat(

@@ -15,12 +15,15 @@ import {
 import { createIndexedEngine, SERVING_TUNING } from './indexed-engine.ts';
 import type { Column, Condition, EngineSource } from './query.ts';
 import type { Selection } from './selection.ts';
+import type { SortKey } from './sort.ts';
 
 export type { IndexPlan } from './engine-index.ts';
 
 export interface QueryEngine {
   /** The records that meet every condition, as positions in key order. */
   select(conditions: readonly Condition[]): Selection;
+  /** A selection in key order, ordered by the keys (ties stay in key order). */
+  sort(selection: Selection, keys: readonly SortKey[]): Selection;
 }
 
 /**

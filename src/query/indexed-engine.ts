@@ -13,6 +13,7 @@ import { createNameIndex, type NameIds, type NameIndex } from './name-index.ts';
 import { collectPositions, createScratch, scanPositions, type Scratch } from './name-pages.ts';
 import { firstKeyAbove, type Key } from './keys.ts';
 import { boundOf, orderValueOf } from './order-value.ts';
+import { rankCount, sortPositions, type RankedColumn, type SortKey } from './sort.ts';
 import type { Condition, ConditionScalar, EngineSource } from './query.ts';
 import { everyPosition, positionRange, slicesOf, type Selection } from './selection.ts';
 
@@ -105,6 +106,10 @@ interface Engine {
   readonly exact: ReadonlyMap<string, ValueField>;
   /** Matches by conditions. */
   readonly matches: BoundedCache<Match>;
+  /** The ranked columns of the fields lists sort by, made on first use. */
+  readonly ranked: Map<string, RankedColumn>;
+  /** Whole collections in the orders asked for twice, by their keys. */
+  readonly orders: BoundedCache<Int32Array>;
   /** Shared by every listing of several conditions: listing is synchronous. */
   scratch?: Scratch;
 }
@@ -148,8 +153,63 @@ export function createIndexedEngine(
     text,
     exact,
     matches: new BoundedCache<Match>({ admitOnSecondSight: true }),
+    ranked: new Map(),
+    orders: new BoundedCache<Int32Array>({
+      admitOnSecondSight: true,
+      maxItems: CACHED_ORDER_POSITIONS,
+    }),
   };
-  return { select: (conditions) => select(engine, conditions) };
+  const ranks = data.ranks;
+  return {
+    select: (conditions) => select(engine, conditions),
+    sort: (selection, keys) => sort(engine, ranks, selection, keys),
+  };
+}
+
+/**
+ * Whole collections in sorted order, kept: 4 bytes a record, so at most four orders of a million
+ * records. A filtered selection is sorted anew (its page is one of many).
+ */
+const CACHED_ORDER_POSITIONS = 4_000_000;
+
+/** The key's ranks: each position is its own, since positions are in key order. */
+function keyRanks(size: number): RankedColumn {
+  const identity = new Int32Array(size);
+  for (let position = 0; position < size; position++) identity[position] = position;
+  return { of: identity, ranks: identity, count: size };
+}
+
+function sort(
+  engine: Engine,
+  ranks: Readonly<Record<string, Int32Array>>,
+  selection: Selection,
+  keys: readonly SortKey[],
+): Selection {
+  const { source } = engine;
+  const fieldRanks = (field: string): RankedColumn => {
+    const values = ranks[field];
+    const of = source.column(field)?.of;
+    if (values === undefined || of === undefined) throw new Error(`${field} has no ranks`);
+    return { of, ranks: values, count: rankCount(values) };
+  };
+  const columns = keys.map((key) => {
+    let column = engine.ranked.get(key.field);
+    if (column === undefined) {
+      column = key.field === source.key ? keyRanks(source.size) : fieldRanks(key.field);
+      engine.ranked.set(key.field, column);
+    }
+    return [column, key] as const;
+  });
+  const whole = selection.total === source.size;
+  const cacheKey = JSON.stringify(keys);
+  if (whole) {
+    const known = engine.orders.get(cacheKey);
+    if (known !== undefined) return slicesOf(known);
+  }
+  const positions = whole ? undefined : selection.slice(0, selection.total);
+  const sorted = sortPositions(positions, source.size, columns);
+  if (whole) engine.orders.set(cacheKey, sorted);
+  return slicesOf(sorted);
 }
 
 function select(engine: Engine, conditions: readonly Condition[]): Selection {

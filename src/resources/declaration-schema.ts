@@ -74,6 +74,24 @@ const FilterSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * Where an answer's parts go, as member paths (`meta.total`): a list's `items` (required),
+ * `links`, `total`, `page`, `limit`, `pages`; an item's `item`. `none`: a bare array (the links
+ * in a `Link` header), or the record itself.
+ */
+const EnvelopeSchema = Type.Union([
+  Type.Unsafe<'none'>({ type: 'string', enum: ['none'] }),
+  Type.Object(
+    Object.fromEntries(
+      ['items', 'links', 'total', 'page', 'limit', 'pages', 'item'].map((part) => [
+        part,
+        Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      ]),
+    ),
+    { additionalProperties: false },
+  ),
+]);
+
 /** An operation served from data: a list, or one item when `item` names the key's parameter. */
 export const DataOperationSchema = Type.Object(
   {
@@ -85,6 +103,18 @@ export const DataOperationSchema = Type.Object(
     view: Type.Optional(ViewSchema),
     /** …or one per access level. */
     views: Type.Optional(Type.Record(Name, ViewSchema)),
+    envelope: Type.Optional(EnvelopeSchema),
+    /** The query parameter that orders a list, the fields it may name, and the order without it. */
+    sort: Type.Optional(
+      Type.Object(
+        {
+          parameter: Name,
+          fields: Type.Array(Name, { minItems: 1 }),
+          default: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -18,8 +18,22 @@ import {
   type HttpMethod,
 } from '../spec/operation-rules.ts';
 import type { KeyColumn } from '../query/keys.ts';
+import type { RankKind, SortKey } from '../query/sort.ts';
+import { readSortKeys } from './sort-order.ts';
 import { PAGE_PARAMETER, LIMIT_PARAMETER } from '../spec/pagination.ts';
 import { parameterShapeOf, type ParameterShape } from '../spec/parameter-style.ts';
+import {
+  DEFAULT_ITEM_ENVELOPE,
+  DEFAULT_LIST_ENVELOPE,
+  envelopeIssues,
+  LIST_PARTS,
+  memberPathOf,
+  successSchemaOf,
+  type ItemEnvelope,
+  type ListEnvelope,
+  type ListPart,
+  type MemberPath,
+} from './envelope.ts';
 import {
   CollectionsSchema,
   DataOperationSchema,
@@ -76,6 +90,17 @@ export interface CollectionDeclaration {
   readonly references: ReadonlyMap<string, string>;
 }
 
+/** A list's sort parameter: what it may order by, and the order when it is not given. */
+export interface SortDeclaration {
+  readonly parameter: string;
+  /** How its value is written in a URL: links repeat it so. */
+  readonly shape: ParameterShape;
+  /** Each field it may name, and how its values compare. */
+  readonly fields: ReadonlyMap<string, RankKind>;
+  /** The order without the parameter: the declared `default`, else none (key order). */
+  readonly byDefault: readonly SortKey[] | undefined;
+}
+
 export interface FilterDeclaration {
   /** The query parameter. */
   readonly parameter: string;
@@ -103,7 +128,9 @@ export type OperationDeclaration =
       readonly kind: 'list';
       readonly collection: string;
       readonly filters: readonly FilterDeclaration[];
+      readonly sort: SortDeclaration | undefined;
       readonly views: Views;
+      readonly envelope: ListEnvelope;
     }
   | {
       readonly kind: 'item';
@@ -111,6 +138,7 @@ export type OperationDeclaration =
       /** The path parameter that holds the key. */
       readonly parameter: string;
       readonly views: Views;
+      readonly envelope: ItemEnvelope;
     }
   | { readonly kind: 'health'; readonly counts: readonly (readonly [string, string])[] }
   | { readonly kind: 'document'; readonly format: 'json' | 'yaml' };
@@ -210,7 +238,15 @@ export function readDeclarations(
       ...(operation.parameters ?? []),
     ] as OpenAPIV3_1.ParameterObject[];
     const open = (operation.security ?? document.security ?? []).length === 0;
-    const context: OperationContext = { pathName, parameters, collections, report, at, open };
+    const context: OperationContext = {
+      pathName,
+      parameters,
+      collections,
+      report,
+      at,
+      open,
+      operation,
+    };
     let declaration: OperationDeclaration | undefined;
     if (typeof input === 'object' && input !== null && 'health' in input) {
       if (shaped(validateHealth, input, at)) declaration = readHealth(input.health, context);
@@ -241,6 +277,7 @@ interface OperationContext {
   readonly at: Path;
   /** Whether the operation needs no token (`security: []`): then no level is known. */
   readonly open: boolean;
+  readonly operation: OpenAPIV3_1.OperationObject;
 }
 
 function readCollection(
@@ -375,9 +412,10 @@ function readDataOperation(
         `query parameter ${parameter.name} is declared, but an item is not filtered`,
       );
     }
-    return views === undefined
+    const envelope = readEnvelope(input.envelope, 'item', context);
+    return views === undefined || envelope === undefined
       ? undefined
-      : { kind: 'item', collection: collection.name, parameter: input.item, views };
+      : { kind: 'item', collection: collection.name, parameter: input.item, views, envelope };
   }
   for (const parameter of pathParameters) {
     report(
@@ -419,8 +457,10 @@ function readDataOperation(
     if (problem !== undefined) report([...where, 'match'], problem);
     else filters.push({ parameter: name, shape, field: filter.field, match: filter.match });
   }
+  const sort = input.sort === undefined ? undefined : readSort(input.sort, collection, context);
   for (const parameter of query) {
     if (parameter.name === PAGE_PARAMETER || parameter.name === LIMIT_PARAMETER) continue;
+    if (parameter.name === input.sort?.parameter) continue;
     if (input.filters?.[parameter.name] === undefined) {
       report(
         [...at, 'filters'],
@@ -428,9 +468,167 @@ function readDataOperation(
       );
     }
   }
-  if (views === undefined || filters.length !== Object.keys(input.filters ?? {}).length)
+  const envelope = readEnvelope(input.envelope, 'list', context);
+  if (
+    views === undefined ||
+    envelope === undefined ||
+    (input.sort !== undefined && sort === undefined) ||
+    filters.length !== Object.keys(input.filters ?? {}).length
+  ) {
     return undefined;
-  return { kind: 'list', collection: collection.name, filters, views };
+  }
+  return { kind: 'list', collection: collection.name, filters, sort, views, envelope };
+}
+
+/** How each type of field sorts; other fields (objects, arrays, mixed types) do not. */
+const RANK_KINDS: Readonly<Partial<Record<FieldType, RankKind>>> = {
+  integer: 'number',
+  number: 'number',
+  date: 'date',
+  string: 'text',
+  boolean: 'boolean',
+};
+
+function readSort(
+  input: NonNullable<DataOperationInput['sort']>,
+  collection: CollectionDeclaration,
+  context: OperationContext,
+): SortDeclaration | undefined {
+  const at = [...context.at, 'sort'];
+  let valid = true;
+  const parameter = context.parameters.find(
+    (candidate) => candidate.in === 'query' && candidate.name === input.parameter,
+  );
+  const shape = parameter === undefined ? undefined : parameterShapeOf(parameter);
+  const textual =
+    typeof shape === 'object' && (shape.kind === 'scalar' ? shape.scalar : shape.item) === 'string';
+  if (parameter === undefined) {
+    context.report([...at, 'parameter'], `names no query parameter of GET ${context.pathName}`);
+    valid = false;
+  } else if (!textual) {
+    context.report(
+      [...at, 'parameter'],
+      `the query parameter ${input.parameter} must be a string (or an array of strings)`,
+    );
+    valid = false;
+  }
+  const fields = new Map<string, RankKind>();
+  input.fields.forEach((field, index) => {
+    const type = field === collection.key ? collection.keyType : collection.fields.get(field);
+    const kind = type === undefined ? undefined : RANK_KINDS[type];
+    if (type === undefined) {
+      context.report([...at, 'fields', index], `${field} is not a field of ${collection.name}`);
+      valid = false;
+    } else if (kind === undefined) {
+      context.report(
+        [...at, 'fields', index],
+        `${field} cannot be sorted: only numbers, text, dates and booleans are`,
+      );
+      valid = false;
+    } else {
+      fields.set(field, kind);
+    }
+  });
+  let byDefault: readonly SortKey[] | undefined;
+  if (input.default !== undefined && valid) {
+    const keys = readSortKeys(input.default, new Set(fields.keys()));
+    if (typeof keys === 'string') {
+      context.report([...at, 'default'], keys);
+      valid = false;
+    } else byDefault = keys;
+  }
+  return valid && typeof shape === 'object'
+    ? { parameter: input.parameter, shape, fields, byDefault }
+    : undefined;
+}
+
+/**
+ * An answer's envelope, as declared or the interface's, held to the operation's own response
+ * schema; undefined (with each issue reported) where the two disagree.
+ */
+function readEnvelope(
+  input: DataOperationInput['envelope'],
+  role: 'list',
+  context: OperationContext,
+): ListEnvelope | undefined;
+function readEnvelope(
+  input: DataOperationInput['envelope'],
+  role: 'item',
+  context: OperationContext,
+): ItemEnvelope | undefined;
+function readEnvelope(
+  input: DataOperationInput['envelope'],
+  role: 'list' | 'item',
+  context: OperationContext,
+): ListEnvelope | ItemEnvelope | undefined {
+  const at = [...context.at, 'envelope'];
+  let valid = true;
+  const pathOf = (part: string, text: string): MemberPath => {
+    const path = memberPathOf(text);
+    if (path === undefined) {
+      context.report([...at, part], `${JSON.stringify(text)} is not a member path (a.b.c)`);
+      valid = false;
+    }
+    return path ?? [];
+  };
+  let envelope: ListEnvelope | ItemEnvelope;
+  if (input === undefined) {
+    envelope = role === 'list' ? DEFAULT_LIST_ENVELOPE : DEFAULT_ITEM_ENVELOPE;
+  } else if (input === 'none') {
+    envelope = { kind: 'none' };
+  } else if (role === 'item') {
+    for (const part of Object.keys(input).filter((part) => part !== 'item')) {
+      context.report([...at, part], "an item's envelope places `item` only");
+      valid = false;
+    }
+    if (input['item'] === undefined) {
+      context.report(at, "an item's envelope needs `item`: where the record goes");
+      return undefined;
+    }
+    envelope = { kind: 'object', path: pathOf('item', input['item']) };
+  } else {
+    if (input['item'] !== undefined) {
+      context.report([...at, 'item'], "a list's envelope places `items`, not `item`");
+      valid = false;
+    }
+    if (input['items'] === undefined) {
+      context.report(at, "a list's envelope needs `items`: where the page's records go");
+      return undefined;
+    }
+    // In the order written: the answer's members follow it.
+    const parts = Object.keys(input).flatMap((part) => {
+      const text = input[part];
+      return isListPart(part) && text !== undefined ? [[part, pathOf(part, text)] as const] : [];
+    });
+    const seen = new Map<string, string>();
+    for (const [part, path] of parts) {
+      const text = path.join('.');
+      const clash = [...seen].find(
+        ([other]) => other === text || other.startsWith(`${text}.`) || text.startsWith(`${other}.`),
+      );
+      if (clash !== undefined) {
+        context.report([...at, part], `${text} overlaps ${clash[1]}'s ${clash[0]}`);
+        valid = false;
+      }
+      seen.set(text, part);
+    }
+    envelope = { kind: 'object', parts };
+  }
+  if (!valid) return undefined;
+  const issues = envelopeIssues(envelope, role, successSchemaOf(context.operation));
+  for (const issue of issues) {
+    context.report(
+      issue.part === undefined || input === undefined ? at : [...at, issue.part],
+      input === undefined
+        ? `${issue.message}: declare \`envelope\` to answer as the response schema says (docs/declare-a-resource.md)`
+        : issue.message,
+    );
+  }
+  return issues.length === 0 ? envelope : undefined;
+}
+
+function isListPart(part: string): part is ListPart {
+  return (LIST_PARTS as readonly string[]).includes(part);
 }
 
 function readViews(

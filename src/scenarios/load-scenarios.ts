@@ -40,6 +40,7 @@ import {
 } from '../query/engine.ts';
 import { keyCount } from '../query/keys.ts';
 import { labelOrderOf, type LabelCollation } from '../query/list-rules.ts';
+import type { RankKind } from '../query/sort.ts';
 import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
 import { readSourceBytes, readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import type { YamlSource } from '../source/read-yaml-source.ts';
@@ -74,9 +75,12 @@ export function loadPlanOf(
   compatibility: Pick<Compatibility, 'order'>,
 ): LoadPlan {
   const collections = [...declarations.collections.values()];
-  const indexes: Record<string, { exact: Set<string>; contains: Set<string> }> = {};
+  const indexes: Record<
+    string,
+    { exact: Set<string>; contains: Set<string>; ranked: Record<string, RankKind> }
+  > = {};
   for (const collection of collections) {
-    indexes[collection.name] = { exact: new Set(), contains: new Set() };
+    indexes[collection.name] = { exact: new Set(), contains: new Set(), ranked: {} };
   }
   for (const operation of declarations.operations.values()) {
     if (operation.kind !== 'list') continue;
@@ -88,13 +92,17 @@ export function loadPlanOf(
       // Ranges read the same postings as exact values, in the values' numeric order.
       plan?.[filter.match === 'contains' ? 'contains' : 'exact'].add(filter.field);
     }
+    // The key needs no ranks: positions are in its order.
+    for (const [field, kind] of operation.sort?.fields ?? []) {
+      if (plan !== undefined && field !== key) plan.ranked[field] = kind;
+    }
   }
   return {
     collections,
     indexes: Object.fromEntries(
       Object.entries(indexes).map(([name, plan]) => [
         name,
-        { exact: [...plan.exact], contains: [...plan.contains] },
+        { exact: [...plan.exact], contains: [...plan.contains], ranked: plan.ranked },
       ]),
     ),
     ...(compatibility.order === 'id'

@@ -108,8 +108,11 @@ describe('buildEngineIndexData', () => {
   });
 
   it('leaves out a planned field that the columns lack', () => {
-    const data = buildEngineIndexData({}, { exact: ['a'], contains: ['b'] });
-    expect(data).toStrictEqual({ exact: {}, contains: {} });
+    const data = buildEngineIndexData(
+      {},
+      { exact: ['a'], contains: ['b'], ranked: { c: 'number' } },
+    );
+    expect(data).toStrictEqual({ exact: {}, contains: {}, ranks: {} });
   });
 });
 
@@ -118,9 +121,10 @@ describe('engineIndexBuffers', () => {
     const column = columnOf(['"Oak table"', '"Oak stool"', '3'], [0, 1, 2, -1, 0]);
     const data = buildEngineIndexData(
       { name: column, size: column },
-      { exact: ['size'], contains: ['name'] },
+      { exact: ['size'], contains: ['name'], ranked: { size: 'number' } },
     );
     const arrays = [
+      ...Object.values(data.ranks),
       ...Object.values(data.exact).flatMap((index) => [
         index.postings.positions,
         index.postings.starts,

@@ -8,6 +8,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { byCodePoints } from '../helpers/code-points.ts';
 import { startStockmock } from '../../src/api/start-stockmock.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { readDeclarations } from '../../src/resources/declarations.ts';
@@ -15,16 +16,6 @@ import { SourceError } from '../../src/problems/source-error.ts';
 import { packStrings } from '../../src/util/packed-strings.ts';
 import { buildStringTable, indexInTable } from '../../src/util/string-table.ts';
 import { compareCodePoints } from '../../src/util/code-point-order.ts';
-
-/** Code point order by its definition: the strings' code points, one by one. */
-function byCodePoints(a: string, b: string): number {
-  const x = Array.from(a, (c) => c.codePointAt(0) ?? 0);
-  const y = Array.from(b, (c) => c.codePointAt(0) ?? 0);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
-  }
-  return x.length - y.length;
-}
 
 describe('compareCodePoints', () => {
   it('orders as code points do, also beyond the BMP', () => {
