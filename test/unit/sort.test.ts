@@ -5,6 +5,9 @@
  * the key order. The definition is written here, apart from the ranks the engine sorts by.
  */
 import fc from 'fast-check';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { byCodePoints } from '../helpers/code-points.ts';
 import { buildCollection } from '../../src/dataset/build-collection.ts';
@@ -14,6 +17,9 @@ import { createIndexedEngine, SERVING_TUNING } from '../../src/query/indexed-eng
 import { keyAt } from '../../src/query/keys.ts';
 import { slicesOf } from '../../src/query/selection.ts';
 import { rankCount, sortPositions, type SortKey } from '../../src/query/sort.ts';
+import { SourceError } from '../../src/problems/source-error.ts';
+import { readDeclarations } from '../../src/resources/declarations.ts';
+import { loadSpec } from '../../src/spec/load-spec.ts';
 import { itemsDeclaration } from '../helpers/datasets.ts';
 
 const DECLARATION = itemsDeclaration({
@@ -150,5 +156,82 @@ describe('sorting by declared fields', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a sort declaration that cannot be served is refused at start', () => {
+  function specWith(sort: string, parameter = '{ type: string }'): string {
+    return [
+      'openapi: 3.1.0',
+      "info: { title: sorts, version: '1' }",
+      'x-stockmock-collections:',
+      '  trees:',
+      '    key: id',
+      '    record:',
+      '      type: object',
+      '      required: [id]',
+      '      properties: { id: { type: integer }, name: { type: string }, tags: { type: array } }',
+      'paths:',
+      '  /trees:',
+      '    get:',
+      '      security: []',
+      `      x-stockmock: { collection: trees, sort: ${sort} }`,
+      '      parameters:',
+      `        - { name: sort, in: query, schema: ${parameter} }`,
+      '        - { name: limit, in: query, schema: { type: integer, minimum: 1, default: 2 } }',
+      '        - { name: page, in: query, schema: { type: integer, minimum: 1, default: 1 } }',
+      "      responses: { '200': { description: a page } }",
+      '',
+    ].join('\n');
+  }
+  const AT = 'paths./trees.get.x-stockmock.sort';
+  it.each([
+    [
+      'an undeclared field',
+      '{ parameter: sort, fields: [name, size] }',
+      undefined,
+      `${AT}.fields[1]`,
+      'size is not a field',
+    ],
+    [
+      'a field that cannot be sorted',
+      '{ parameter: sort, fields: [tags] }',
+      undefined,
+      `${AT}.fields[0]`,
+      'cannot be sorted',
+    ],
+    [
+      'an unknown parameter',
+      '{ parameter: order, fields: [name] }',
+      undefined,
+      `${AT}.parameter`,
+      'names no query parameter',
+    ],
+    [
+      'a parameter that is not text',
+      '{ parameter: sort, fields: [name] }',
+      '{ type: integer }',
+      `${AT}.parameter`,
+      'must be a string',
+    ],
+    [
+      'a default of an unlisted field',
+      '{ parameter: sort, fields: [name], default: -id }',
+      undefined,
+      `${AT}.default`,
+      'not "-id"',
+    ],
+  ])('%s', async (_title, sort, parameter, field, message) => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-sort-'));
+    await writeFile(join(dir, 'openapi.yaml'), specWith(sort, parameter));
+    let issues: SourceError['issues'] = [];
+    try {
+      readDeclarations(await loadSpec(join(dir, 'openapi.yaml')));
+    } catch (error) {
+      if (error instanceof SourceError) issues = error.issues;
+    }
+    const issue = issues.find((candidate) => candidate.field === field);
+    expect(issue?.message, JSON.stringify(issues)).toContain(message);
+    expect(issue?.at?.line).toBe(14);
   });
 });
