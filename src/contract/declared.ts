@@ -8,7 +8,16 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { queryRules, type ParameterRule } from './oracle/parameter-rules.ts';
-import { COLLECTIONS, INTERFACE_LIMITS, STOCK, type Collection, type PageLimits } from './walk.ts';
+import {
+  COLLECTIONS,
+  ENVELOPE_NUMBERS,
+  INTERFACE_ENVELOPE,
+  INTERFACE_LIMITS,
+  STOCK,
+  type Collection,
+  type ListEnvelope,
+  type PageLimits,
+} from './walk.ts';
 
 export const MATCH_KINDS = ['exact', 'contains', 'min', 'max'] as const;
 export type MatchKind = (typeof MATCH_KINDS)[number];
@@ -33,6 +42,8 @@ export interface DeclaredFilter {
   readonly match: MatchKind;
   /** The query parameter's schema: a probe it would refuse tells nothing of the filter. */
   readonly schema: OpenAPIV3_1.SchemaObject;
+  /** How several values are written, where the schema is an array (`exact`: any of them). */
+  readonly items: ParameterRule['items'];
 }
 
 /** A record collection (`x-stockmock-collections`): its key, label and declared fields. */
@@ -43,6 +54,10 @@ export interface DeclaredRecord {
   readonly fields: ReadonlySet<string>;
   /** Fields every record has: a view that shows one shows it on every item. */
   readonly required: ReadonlySet<string>;
+  /** The key's type: a string key is compared by code point, not as a number. */
+  readonly keyType: 'integer' | 'string';
+  /** Each field's schema: how its values compare in a sort. */
+  readonly schemas: ReadonlyMap<string, OpenAPIV3_1.SchemaObject>;
 }
 
 interface Served {
@@ -55,6 +70,7 @@ interface Served {
 export interface DeclaredList extends Served {
   readonly collection: Collection;
   readonly filters: readonly DeclaredFilter[];
+  readonly sort: DeclaredSort | undefined;
 }
 
 export interface DeclaredItem extends Served {
@@ -62,6 +78,18 @@ export interface DeclaredItem extends Served {
   readonly path: string;
   /** The path parameter that names the key. */
   readonly parameter: string;
+  /** The key parameter's schema: a probe for an unknown key must still fit it. */
+  readonly keySchema: OpenAPIV3_1.SchemaObject;
+  /** Where the answer holds the record: under a member path, or as the whole body. */
+  readonly envelope: readonly string[] | 'none';
+}
+
+/** A list's sort parameter, as the declaration gives it. */
+export interface DeclaredSort {
+  readonly parameter: string;
+  readonly fields: readonly string[];
+  /** The order without the parameter (`-issued_at`), if the declaration gives one. */
+  readonly byDefault: string | undefined;
 }
 
 /** An operation that answers the number of records of collections (`x-stockmock: {health}`). */
@@ -150,14 +178,23 @@ function readRecords(document: OpenAPIV3_1.Document): Map<string, DeclaredRecord
   for (const [name, value] of Object.entries(declared)) {
     if (!isObject(value) || typeof value['key'] !== 'string') continue;
     const schema = isObject(value['record']) ? value['record'] : {};
-    const properties = isObject(schema['properties']) ? Object.keys(schema['properties']) : [];
+    const declared = (isObject(schema['properties']) ? schema['properties'] : {}) as Readonly<
+      Record<string, OpenAPIV3_1.SchemaObject>
+    >;
+    const properties = Object.keys(declared);
     const derived = isObject(value['derive']) ? Object.keys(value['derive']) : [];
+    const keyType = declared[value['key']]?.type;
     records.set(name, {
       name,
       key: value['key'],
       label: typeof value['label'] === 'string' ? value['label'] : undefined,
       fields: new Set([value['key'], ...properties, ...derived]),
       required: new Set([value['key'], ...strings(schema['required'])]),
+      keyType:
+        keyType === 'string' || (Array.isArray(keyType) && keyType.includes('string'))
+          ? 'string'
+          : 'integer',
+      schemas: new Map(Object.entries(declared)),
     });
   }
   return records;
@@ -186,10 +223,35 @@ function readFilters(value: unknown, rules: readonly ParameterRule[]): DeclaredF
             field: filter['field'],
             match: filter['match'] as MatchKind,
             schema: rules.find((rule) => rule.name === parameter)?.schema ?? {},
+            items: rules.find((rule) => rule.name === parameter)?.items ?? { explode: true },
           },
         ]
       : [],
   );
+}
+
+/** Where a list answer holds its parts: as declared, or the interface's `{data, links}`. */
+function readEnvelope(value: unknown): ListEnvelope {
+  if (value === 'none') return { kind: 'none' };
+  if (!isObject(value) || typeof value['items'] !== 'string') return INTERFACE_ENVELOPE;
+  const path = (part: string): readonly string[] | undefined =>
+    typeof value[part] === 'string' ? value[part].split('.') : undefined;
+  const parts = Object.fromEntries(
+    (['links', ...ENVELOPE_NUMBERS] as const).flatMap((part) => {
+      const found = path(part);
+      return found === undefined ? [] : [[part, found]];
+    }),
+  );
+  return { kind: 'object', items: value['items'].split('.'), ...parts };
+}
+
+function readSort(value: unknown): DeclaredSort | undefined {
+  if (!isObject(value) || typeof value['parameter'] !== 'string') return undefined;
+  return {
+    parameter: value['parameter'],
+    fields: strings(value['fields']),
+    byDefault: typeof value['default'] === 'string' ? value['default'] : undefined,
+  };
 }
 
 /** The member that shows the key, in the first view that shows it. */
@@ -235,28 +297,49 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
     }
     const open = (operation.security ?? document.security ?? []).length === 0;
     if (typeof declaration['item'] === 'string') {
-      items.push({ path, parameter: declaration['item'], record, views, open });
+      const parameter = declaration['item'];
+      const keyParameter = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)
+        ?.concat((pathItem?.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
+        .find((candidate) => candidate.in === 'path' && candidate.name === parameter);
+      const keySchema = (keyParameter?.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+      const envelope = declaration['envelope'];
+      items.push({
+        path,
+        parameter,
+        record,
+        views,
+        open,
+        keySchema,
+        envelope:
+          envelope === 'none'
+            ? 'none'
+            : isObject(envelope) && typeof envelope['item'] === 'string'
+              ? envelope['item'].split('.')
+              : ['data'],
+      });
       continue;
     }
     const filters = readFilters(declaration['filters'], queryRules(document, path));
-    const labelFilter =
+    const label =
       record.label === undefined
         ? undefined
-        : filters.find((filter) => filter.field === record.label && filter.match === 'contains')
-            ?.parameter;
+        : filters.find((filter) => filter.field === record.label && filter.match === 'contains');
     lists.push({
       collection: {
         name: path,
         path,
         idKey: keyMember(views, record.key),
-        ...(labelFilter === undefined ? {} : { labelFilter }),
+        ...(label === undefined ? {} : { labelFilter: label.parameter, labelSchema: label.schema }),
         limits: limitsOf(operation),
         origin: 'declared',
+        keyType: record.keyType,
+        envelope: readEnvelope(declaration['envelope']),
       },
       record,
       views,
       open,
       filters,
+      sort: readSort(declaration['sort']),
     });
   }
   return { lists, items, health, interfaceRecords: [...interfaceRecords], levels: [...levels] };

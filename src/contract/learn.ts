@@ -3,7 +3,16 @@ import type { Failure } from './check.ts';
 import { memberOf, viewFor, type Declared, type DeclaredList } from './declared.ts';
 import { tallyReading, type ReadingTally } from './reading.ts';
 import { levelName, type Credentials, type Holder, type TokenLevel } from './target-client.ts';
-import { idOf, PRODUCTS, STOCK, withQuery, type Item, type Walk } from './walk.ts';
+import {
+  idOf,
+  PRODUCTS,
+  STOCK,
+  withQuery,
+  type Item,
+  type Walk,
+  type Id,
+  type WalkOptions,
+} from './walk.ts';
 
 /** A declared list, unfiltered, as each level with a token saw it. */
 export interface LearnedList {
@@ -13,7 +22,7 @@ export interface LearnedList {
   /** The items as the holder saw them. */
   readonly items: readonly Item[];
   /** Their labels (the collection's `label` field) by key, where the holder's view shows it. */
-  readonly labels: ReadonlyMap<number, string>;
+  readonly labels: ReadonlyMap<Id, string>;
 }
 
 export interface Learned {
@@ -22,9 +31,9 @@ export interface Learned {
   /** The unfiltered product list. */
   readonly products: readonly Item[];
   /** Product names by id, from the product list. */
-  readonly names: ReadonlyMap<number, string>;
+  readonly names: ReadonlyMap<Id, string>;
   /** The ids of the unfiltered stock list, in the order served. */
-  readonly ids: readonly number[];
+  readonly ids: readonly Id[];
   /** Which name of the level and which id type the items used, and how often. */
   readonly tally: ReadingTally;
   /** What went wrong while learning (a 401 for a token, a list that would not walk). */
@@ -33,7 +42,7 @@ export interface Learned {
   readonly declared: ReadonlyMap<string, LearnedList>;
 }
 
-export type Walker = (path: string, as: Credentials) => Promise<Walk>;
+export type Walker = (path: string, as: Credentials, options?: WalkOptions) => Promise<Walk>;
 
 /**
  * The levels that read a declared list: those with a token and a view of it; with one view for
@@ -72,7 +81,7 @@ async function learnDeclared(
   const byLevel = new Map<string, readonly Item[]>();
   const path = withQuery(list.collection.path, { limit: list.collection.limits.max });
   for (const reader of readers) {
-    const walked = await walk(path, reader);
+    const walked = await walk(path, reader, { envelope: list.collection.envelope });
     failures.push(...walked.failures);
     byLevel.set(readerName(reader), walked.items);
   }
@@ -83,7 +92,7 @@ async function learnDeclared(
     view === undefined || list.record.label === undefined
       ? undefined
       : memberOf(view, list.record.label);
-  const labels = new Map<number, string>();
+  const labels = new Map<Id, string>();
   for (const item of items) {
     const key = idOf(list.collection, item);
     const label = labelMember === undefined ? undefined : item[labelMember];
@@ -133,7 +142,7 @@ export async function learn(
   }
   const products = await walk(withQuery(PRODUCTS.path, { limit: 100 }), primary);
   failures.push(...products.failures);
-  const names = new Map<number, string>();
+  const names = new Map<Id, string>();
   for (const item of products.items) {
     const id = idOf(PRODUCTS, item);
     if (id !== undefined && typeof item['name'] === 'string') names.set(id, item['name']);

@@ -7,8 +7,8 @@ import type { ExampleOperation } from './operations.ts';
 import type { Declared } from './declared.ts';
 import { readersOf, type Learned } from './learn.ts';
 import type { Credentials, Holder, TokenLevel } from './target-client.ts';
-import { keyAboveAll } from './unknown-key.ts';
-import { COLLECTIONS, idOf } from './walk.ts';
+import { unknownKey } from './unknown-key.ts';
+import { COLLECTIONS, idOf, type Id } from './walk.ts';
 
 export interface Resource {
   readonly path: string;
@@ -38,7 +38,7 @@ export function resourcesOf(
   const resources: Resource[] = [];
   if (at.interfaceServed && at.levels.length > 0) {
     const id = learned.ids[0];
-    const unknown = keyAboveAll(learned.ids);
+    const unknown = unknownKey(learned.ids) ?? 1;
     for (const collection of COLLECTIONS) {
       const common = { as: at.primary, readers: at.levels, needsToken: true };
       resources.push({ path: collection.path, kind: 'list', ...common });
@@ -63,13 +63,14 @@ export function resourcesOf(
     for (const item of declared.items.filter((candidate) => candidate.record === list.record)) {
       const [key] = keys;
       if (key === undefined) continue;
-      const pathOf = (value: number) =>
+      const pathOf = (value: Id) =>
         item.path.replace(`{${item.parameter}}`, encodeURIComponent(String(value)));
+      const unknown = unknownKey(keys, item.keySchema.pattern);
       resources.push({
         path: pathOf(key),
         kind: 'item',
         ...common,
-        unknown: pathOf(keyAboveAll(keys)),
+        ...(unknown === undefined ? {} : { unknown: pathOf(unknown) }),
       });
     }
   }

@@ -1,7 +1,34 @@
 /** @module Reading list pages, and following `links.next` to the end. */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Failure } from './check.ts';
 import { failureOf } from './describe-exchange.ts';
+import { linksOfHeader } from './oracle/link-header.ts';
 import type { Credentials, Exchange, TargetClient } from './target-client.ts';
+
+/** An item's id: an integer, or a string where the spec keys a collection by strings. */
+export type Id = number | string;
+
+/** The numbers a list's envelope may place beside its items. */
+export const ENVELOPE_NUMBERS = ['total', 'page', 'limit', 'pages'] as const;
+export type EnvelopeNumber = (typeof ENVELOPE_NUMBERS)[number];
+
+/**
+ * Where a list answer holds its parts, as member paths: the interface's `{data, links}`, a
+ * spec's own (`x-stockmock.envelope`), or a bare array with its links in a `Link` header.
+ */
+export type ListEnvelope =
+  | ({
+      readonly kind: 'object';
+      readonly items: readonly string[];
+      readonly links?: readonly string[];
+    } & { readonly [part in EnvelopeNumber]?: readonly string[] })
+  | { readonly kind: 'none' };
+
+export const INTERFACE_ENVELOPE: ListEnvelope = {
+  kind: 'object',
+  items: ['data'],
+  links: ['links'],
+};
 
 /** A list's page sizes: the one a request without `limit` gets, and the largest. */
 export interface PageLimits {
@@ -23,9 +50,14 @@ export interface Collection {
   readonly idKey: string;
   /** The query parameter that keeps items whose label (name) holds a substring, if any. */
   readonly labelFilter?: string;
+  /** That parameter's schema, where the spec gives it: needles it refuses are not asked. */
+  readonly labelSchema?: OpenAPIV3_1.SchemaObject;
   readonly limits: PageLimits;
   /** Whose rules the list follows: the interface document's, or the spec's declaration. */
   readonly origin: 'interface' | 'declared';
+  /** What the ids are: integers (also as strings of digits), or any strings. */
+  readonly keyType: 'integer' | 'string';
+  readonly envelope: ListEnvelope;
 }
 
 export const STOCK: Collection = {
@@ -35,6 +67,8 @@ export const STOCK: Collection = {
   labelFilter: 'name',
   limits: INTERFACE_LIMITS,
   origin: 'interface',
+  keyType: 'integer',
+  envelope: INTERFACE_ENVELOPE,
 };
 export const PRODUCTS: Collection = {
   name: 'products',
@@ -43,6 +77,8 @@ export const PRODUCTS: Collection = {
   labelFilter: 'name',
   limits: INTERFACE_LIMITS,
   origin: 'interface',
+  keyType: 'integer',
+  envelope: INTERFACE_ENVELOPE,
 };
 export const COLLECTIONS = [STOCK, PRODUCTS] as const;
 
@@ -65,29 +101,74 @@ export interface ListPage {
   readonly exchange: Exchange;
   readonly data: readonly Item[];
   readonly links: Links;
+  /** The numbers the envelope places (a total, the page number), as the answer gave them. */
+  readonly numbers: Readonly<Partial<Record<EnvelopeNumber, unknown>>>;
 }
 
-/** A 200 list page, or the failure that says why the answer is not one. */
-export function readPage(exchange: Exchange): ListPage | Failure {
+/** The member at a path of a JSON value; undefined where there is none. */
+export function memberAt(value: unknown, path: readonly string[]): unknown {
+  let at = value;
+  for (const member of path) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, member)) {
+      return undefined;
+    }
+    at = (at as Record<string, unknown>)[member];
+  }
+  return at;
+}
+
+/** A 200 list page read by its envelope, or the failure that says why the answer is not one. */
+export function readPage(
+  exchange: Exchange,
+  envelope: ListEnvelope = INTERFACE_ENVELOPE,
+): ListPage | Failure {
   if (exchange.kind === 'no-response') return failureOf(exchange, 'The target did not answer');
-  const { status, body } = exchange.response;
+  const { status, body, headers } = exchange.response;
   if (status !== 200)
     return failureOf(exchange, 'A list request failed', '200 with a list envelope');
-  if (typeof body !== 'object' || body === null) {
-    return failureOf(exchange, 'The list answer is not a JSON object', '{data, links}');
+  if (envelope.kind === 'none') {
+    if (!isItems(body)) {
+      return failureOf(exchange, 'The list answer is not a JSON array of objects', '[{…}, …]');
+    }
+    const found = linksOfHeader(headers['link'] ?? '');
+    const link = (rel: string) => found.get(rel) ?? null;
+    const links = {
+      first: link('first'),
+      last: link('last'),
+      prev: link('prev'),
+      next: link('next'),
+    };
+    return { exchange, data: body, links, numbers: {} };
   }
-  const { data, links } = body as { data?: unknown; links?: unknown };
-  if (!Array.isArray(data) || !data.every((item) => typeof item === 'object' && item !== null)) {
-    return failureOf(exchange, '`data` is not an array of objects', '{data: [...], links}');
+  const shape = `{${envelope.items.join('.')}: [...]${envelope.links === undefined ? '' : `, ${envelope.links.join('.')}`}}`;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return failureOf(exchange, 'The list answer is not a JSON object', shape);
   }
+  const data = memberAt(body, envelope.items);
+  if (!isItems(data)) {
+    return failureOf(exchange, `\`${envelope.items.join('.')}\` is not an array of objects`, shape);
+  }
+  const links = envelope.links === undefined ? NO_LINKS : memberAt(body, envelope.links);
   if (!isLinks(links)) {
     return failureOf(
       exchange,
-      '`links` lacks first, last, prev or next',
+      `\`${envelope.links?.join('.') ?? 'links'}\` lacks first, last, prev or next`,
       'four links, each a URL string or null',
     );
   }
-  return { exchange, data: data as Item[], links };
+  const numbers: Partial<Record<EnvelopeNumber, unknown>> = {};
+  for (const name of ENVELOPE_NUMBERS) {
+    const path = envelope[name];
+    if (path !== undefined) numbers[name] = memberAt(body, path);
+  }
+  return { exchange, data, links, numbers };
+}
+
+/** An envelope that places no links: a walk has none to follow. */
+const NO_LINKS: Links = { first: null, last: null, prev: null, next: null };
+
+function isItems(value: unknown): value is Item[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null);
 }
 
 export function isFailure(value: ListPage | Failure): value is Failure {
@@ -165,6 +246,8 @@ const MAX_PAGES = 20_000;
 export interface WalkOptions {
   /** Stop, failing, once more items than this came: a filter that keeps too much. */
   readonly maxItems?: number;
+  /** How the list's pages hold their parts (the interface's `{data, links}` unless told). */
+  readonly envelope?: ListEnvelope;
 }
 
 /**
@@ -195,7 +278,7 @@ export async function walk(
       break;
     }
     seen.add(next);
-    const page = readPage(await client.request({ path: next, as }));
+    const page = readPage(await client.request({ path: next, as }), options.envelope);
     if (isFailure(page)) {
       failures.push(page);
       break;
@@ -236,14 +319,26 @@ export async function walk(
  * The id of an item of a collection: an integer, or a string of digits (the interface allows
  * either reading of `product_id`; whether the target keeps to one is the reading check's job).
  */
-export function idOf(collection: Collection, item: Item): number | undefined {
+export function idOf(collection: Collection, item: Item): Id | undefined {
   const id = item[collection.idKey];
+  if (collection.keyType === 'string') return typeof id === 'string' ? id : undefined;
   if (typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id)) return Number(id);
   return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
 }
 
-export function idsOf(collection: Collection, items: readonly Item[]): (number | undefined)[] {
+export function idsOf(collection: Collection, items: readonly Item[]): (Id | undefined)[] {
   return items.map((item) => idOf(collection, item));
+}
+
+/** Ids in ascending order: integers by value, strings by code point. */
+export function compareIds(a: Id, b: Id): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const [x, y] = [Array.from(String(a)), Array.from(String(b))];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const order = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (order !== 0) return order;
+  }
+  return x.length - y.length;
 }
 
 /** Failures for items that appear on more than one page. */
@@ -252,7 +347,7 @@ export function duplicateFailures(
   walked: Walk,
   request: string,
 ): Failure[] {
-  const seen = new Set<number>();
+  const seen = new Set<Id>();
   const failures: Failure[] = [];
   for (const id of idsOf(collection, walked.items)) {
     if (id === undefined) continue;
@@ -267,24 +362,29 @@ export function duplicateFailures(
  * The ids of `ids` that `others` lacks, in their order; an undefined id counts as lacking. By a
  * set: the lists of a large catalogue hold 10^5 ids, and a nested search was 10^10 steps.
  */
-export function idsNotIn<Id extends number | undefined>(
-  ids: readonly Id[],
-  others: readonly (number | undefined)[],
-): Id[] {
+export function idsNotIn<Some extends Id | undefined>(
+  ids: readonly Some[],
+  others: readonly (Id | undefined)[],
+): Some[] {
   const present = new Set(others);
   return ids.filter((id) => id === undefined || !present.has(id));
 }
 
-/** `/v1/stock?name=a&limit=5` from a path and query pairs (values encoded). */
-export function withQuery(path: string, query: Readonly<Record<string, string | number>>): string {
-  const pairs = Object.entries(query).map(
-    ([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`,
+/** `/v1/stock?name=a&limit=5` from a path and query pairs (values encoded; an array repeats). */
+export function withQuery(
+  path: string,
+  query: Readonly<Record<string, string | number | readonly string[]>>,
+): string {
+  const pairs = Object.entries(query).flatMap(([key, value]) =>
+    (typeof value === 'object' ? value : [String(value)]).map(
+      (one) => `${encodeURIComponent(key)}=${encodeURIComponent(one)}`,
+    ),
   );
   return pairs.length === 0 ? path : `${path}?${pairs.join('&')}`;
 }
 
 /** `ids 3, 5, 8, …`: a few ids for a message. */
-export function someIds(ids: readonly (number | undefined)[], count = 6): string {
+export function someIds(ids: readonly (Id | undefined)[], count = 6): string {
   const shown = ids.slice(0, count).map((id) => (id === undefined ? '?' : String(id)));
   return shown.length === 0 ? 'none' : `${shown.join(', ')}${ids.length > count ? ', …' : ''}`;
 }

@@ -6,6 +6,7 @@
  * checker (../declared.ts), and from the unfiltered walks.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Check, CheckContext, Failure, Findings } from '../check.ts';
 import { found, judgedSetting } from '../check.ts';
 import {
@@ -25,11 +26,13 @@ import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
 import { instantsOf } from '../oracle/instants.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
-import { idOf, idsNotIn, someIds, type Item } from '../walk.ts';
+import { memberAt, idOf, idsNotIn, someIds, type Item, type Id } from '../walk.ts';
 import { bothApply, exactly, nameChecksOf, smallPage, walkFiltered } from './filters.ts';
 import { paginationChecksOf, type Sublist } from './pagination.ts';
+import { sortChecksOf } from './sorting.ts';
+import { envelopeNumbersCheck } from './envelope-numbers.ts';
 import { sample } from './single-item.ts';
-import { keyAboveAll } from '../unknown-key.ts';
+import { unknownKey } from '../unknown-key.ts';
 
 /** Where a declared list's checks take their rule from. */
 function sourceOf(path: string, what: string): string {
@@ -125,10 +128,13 @@ function probeValues(filter: DeclaredFilter, values: readonly unknown[]): string
     // A piece of a served text too: equal is not "contains" nor "starts with".
     const text = values.find((value) => typeof value === 'string' && value.length >= 2);
     const piece = typeof text === 'string' ? text.slice(0, -1) : undefined;
-    // In another case: an exact match is not a case-insensitive one.
-    const cased = values.find(
-      (value) => typeof value === 'string' && value.toUpperCase() !== value.toLowerCase(),
-    );
+    // In another case: an exact match is not a case-insensitive one. Not for UUIDs, which
+    // RFC 9562 §4 lets a service read in any case.
+    const cased = isUuid(filter.schema)
+      ? undefined
+      : values.find(
+          (value) => typeof value === 'string' && value.toUpperCase() !== value.toLowerCase(),
+        );
     const swapped =
       typeof cased === 'string'
         ? cased === cased.toUpperCase()
@@ -154,10 +160,38 @@ function probeValues(filter: DeclaredFilter, values: readonly unknown[]): string
   }
   const numbers = values.filter((value) => typeof value === 'number').sort((a, b) => a - b);
   if (numbers.length === 0) return instantProbes(filter, values);
-  // And 0, which a falsy test reads as "not given".
+  // And 0, which a falsy test reads as "not given"; and for a decimal parameter, a fraction
+  // between two served values, which a parameter read as an integer cuts to the lower one.
+  const middle = Math.floor(numbers.length / 2);
   return [
-    ...new Set([numbers[Math.floor(numbers.length / 2)], numbers[1], numbers.at(-2), 0]),
+    ...new Set([
+      numbers[middle],
+      numbers[1],
+      numbers.at(-2),
+      0,
+      ...(filter.schema.type === 'number' ? [between(numbers, middle)] : []),
+    ]),
   ].flatMap((value) => (value === undefined ? [] : [String(value)]));
+}
+
+/**
+ * A number between a served value and the next larger one, with a fraction, written short: the
+ * first of `a + 0.5`, `a + 0.05`, … that stays below the next value.
+ */
+function between(numbers: readonly number[], at: number): number | undefined {
+  const low = numbers[at];
+  const high = numbers.slice(at).find((value) => low !== undefined && value > low);
+  if (low === undefined || high === undefined) return undefined;
+  for (let step = 0.5; step > 1e-6; step /= 10) {
+    const candidate = Number((low + step).toFixed(7));
+    if (candidate > low && candidate < high && !Number.isInteger(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isUuid(schema: OpenAPIV3_1.SchemaObject): boolean {
+  const items = 'items' in schema ? (schema.items as OpenAPIV3_1.SchemaObject) : schema;
+  return schema.format === 'uuid' || items.format === 'uuid';
 }
 
 /**
@@ -174,13 +208,27 @@ function instantProbes(filter: DeclaredFilter, values: readonly unknown[]): stri
     })
     .sort((a, b) => a.at - b.at);
   const asDay = filter.schema.format === 'date';
+  const chosen = [dated[Math.floor(dated.length / 2)], dated[1], dated.at(-2)];
+  // The same instant in another offset: text compared as text orders it elsewhere.
+  const moved = asDay
+    ? []
+    : chosen.flatMap((entry) => (entry === undefined ? [] : [inOtherOffset(entry.at, entry.text)]));
   return [
-    ...new Set(
-      [dated[Math.floor(dated.length / 2)], dated[1], dated.at(-2)].flatMap((entry) =>
+    ...new Set([
+      ...chosen.flatMap((entry) =>
         entry === undefined ? [] : [asDay ? entry.text.slice(0, 10) : entry.text],
       ),
-    ),
+      ...moved,
+    ]),
   ];
+}
+
+/** An instant written with an offset other than the one it was served with: +05:30, or Z. */
+function inOtherOffset(at: number, served: string): string {
+  const utc = /(?:Z|z|[+-]00:00)$/.test(served);
+  const minutes = utc ? 330 : 0;
+  const local = new Date(at + minutes * 60_000).toISOString().slice(0, 19);
+  return utc ? `${local}+05:30` : `${local}Z`;
 }
 
 /**
@@ -191,7 +239,7 @@ function fieldSeen(
   context: CheckContext,
   list: DeclaredList,
   field: string,
-): { as: Credentials; keyed: { key: number; value: unknown }[] } | undefined {
+): { as: Credentials; keyed: { key: Id; value: unknown }[] } | undefined {
   const learned = context.learned.declared.get(list.collection.path);
   for (const [level, items] of learned?.byLevel ?? []) {
     const view = viewFor(list.views, level);
@@ -273,9 +321,47 @@ function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
           });
         }
       }
+      failures.push(...(await anyOfFailures(context, list, filter, seen, probes)));
       return found(failures.slice(0, 10));
     },
   };
+}
+
+/**
+ * Rule: an `exact` filter whose parameter is an array keeps the items equal to any of its
+ * values, written as the parameter's style says (pairs repeated, or items a separator joins).
+ * What breaks it: only the first value read, or the last, or the joined text matched whole.
+ * Two served values that each keep some items, at a few items a page.
+ */
+async function anyOfFailures(
+  context: CheckContext,
+  list: DeclaredList,
+  filter: DeclaredFilter,
+  seen: { as: Credentials; keyed: { key: Id; value: unknown }[] },
+  probes: readonly string[],
+): Promise<Failure[]> {
+  const isArray = filter.schema.type === 'array';
+  if (filter.match !== 'exact' || !isArray) return [];
+  const { items } = filter;
+  const kept = (text: string) => seen.keyed.filter((e) => keeps(filter, e.value, text));
+  const [a, b] = probes.filter(
+    (text) => kept(text).length > 0 && (items.explode || !text.includes(items.separator)),
+  );
+  if (a === undefined || b === undefined) return [];
+  const query = { [filter.parameter]: items.explode ? [a, b] : `${a}${items.separator}${b}` };
+  const expected = seen.keyed
+    .filter((e) => keeps(filter, e.value, a) || keeps(filter, e.value, b))
+    .map((e) => e.key);
+  const perPage = smallPage(expected.length, list.collection);
+  const filtered = await walkFiltered(
+    context,
+    list.collection,
+    query,
+    expected.length,
+    perPage,
+    seen.as,
+  );
+  return exactly(query, filtered, expected);
 }
 
 /**
@@ -320,7 +406,7 @@ function containsCase(list: DeclaredList, filter: DeclaredFilter): Check {
         as,
       );
       if (filtered.failures.length > 0) return found(filtered.failures);
-      const same = (want: readonly { key: number }[]): boolean =>
+      const same = (want: readonly { key: Id }[]): boolean =>
         idsNotIn(
           filtered.got,
           want.map((e) => e.key),
@@ -556,7 +642,7 @@ function viewsCheck(list: DeclaredList): Check {
       const byLevel = context.learned.declared.get(path)?.byLevel ?? NO_ITEMS;
       const fields = recordFieldsSeen(list.record, list.views, byLevel);
       const failures: Failure[] = [];
-      const shown = new Map<string, Map<number, unknown>>();
+      const shown = new Map<string, Map<Id, unknown>>();
       for (const [level, items] of byLevel) {
         const view = viewFor(list.views, level);
         if (view === undefined) continue;
@@ -567,7 +653,7 @@ function viewsCheck(list: DeclaredList): Check {
           if (key === undefined) continue;
           for (const [member, field] of view.members) {
             if (!Object.hasOwn(item, member)) continue;
-            const values = shown.get(field) ?? new Map<number, unknown>();
+            const values = shown.get(field) ?? new Map<Id, unknown>();
             shown.set(field, values);
             if (values.has(key) && !isDeepStrictEqual(values.get(key), item[member])) {
               failures.push({
@@ -641,13 +727,16 @@ function singleCheck(item: DeclaredItem, list: DeclaredList): Check {
             );
           }
         }
-        const keys = (learned?.items ?? []).map((entry) => idOf(list.collection, entry) ?? 0);
-        const unknown = itemPath(item, keyAboveAll(keys));
+        const keys = (learned?.items ?? []).flatMap((entry) => idOf(list.collection, entry) ?? []);
+        const key = unknownKey(keys, item.keySchema.pattern);
         const as = readers[0] ?? 'none';
-        const exchange = await context.client.request({ path: unknown, as });
-        if (exchange.kind === 'no-response' || exchange.response.status !== 404) {
-          failures.push(failureOf(exchange, 'A key that no listed item has is not a 404', '404'));
+        if (key !== undefined) {
+          const exchange = await context.client.request({ path: itemPath(item, key), as });
+          if (exchange.kind === 'no-response' || exchange.response.status !== 404) {
+            failures.push(failureOf(exchange, 'A key that no listed item has is not a 404', '404'));
+          }
         }
+        failures.push(...(await otherCaseFailures(context, item, keys, as)));
         return found(failures.slice(0, 10));
       },
     },
@@ -655,12 +744,43 @@ function singleCheck(item: DeclaredItem, list: DeclaredList): Check {
   );
 }
 
+/**
+ * Rule: a key is matched as written. A listed text key in another case names no item: a 4xx
+ * where the key's schema refuses it (a pattern), else a 404. Breaks it: a lookup that folds
+ * case, so that two URLs name one item. Not for UUIDs, which a service may read in any case.
+ */
+async function otherCaseFailures(
+  context: CheckContext,
+  item: DeclaredItem,
+  keys: readonly Id[],
+  as: Credentials,
+): Promise<Failure[]> {
+  if (item.keySchema.format === 'uuid') return [];
+  const known = new Set(keys);
+  const changed = keys
+    .filter((key) => typeof key === 'string')
+    .map((key) => (key === key.toUpperCase() ? key.toLowerCase() : key.toUpperCase()))
+    .find((key) => !known.has(key));
+  if (changed === undefined) return [];
+  const refused = judgeValue(item.keySchema, changed) === 'invalid';
+  const exchange = await context.client.request({ path: itemPath(item, changed), as });
+  const status = statusOf(exchange) ?? 0;
+  if (refused ? status >= 400 && status < 500 : status === 404) return [];
+  return [
+    failureOf(
+      exchange,
+      'A listed key in another case is answered: keys are matched as written',
+      refused ? "a 4xx (the key parameter's schema refuses it)" : '404',
+    ),
+  ];
+}
+
 async function compareItem(
   context: CheckContext,
   at: {
     readonly item: DeclaredItem;
     readonly list: DeclaredList;
-    readonly key: number;
+    readonly key: Id;
     readonly reader: Credentials;
     readonly entry: Item;
     readonly fields: ReadonlySet<string>;
@@ -677,9 +797,12 @@ async function compareItem(
   if (exchange.kind === 'no-response' || exchange.response.status !== 200) {
     return [failureOf(exchange, 'A listed item cannot be read by its key', '200')];
   }
-  const data = (exchange.response.body as { data?: unknown } | undefined)?.data;
+  const { envelope } = at.item;
+  const data =
+    envelope === 'none' ? exchange.response.body : memberAt(exchange.response.body, envelope);
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return [failureOf(exchange, 'The answer holds no item in `data`', '{data: {…}}')];
+    const where = envelope === 'none' ? 'the answer' : `\`${envelope.join('.')}\``;
+    return [failureOf(exchange, `The answer holds no item in ${where}`, 'the item, as an object')];
   }
   const shown = data as Item;
   const request = describeRequest(exchange);
@@ -853,7 +976,12 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
     ...declared.lists.flatMap((list) => {
       const label = list.record.label;
       return [
-        ...paginationChecksOf(list.collection, (context) => exactSublists(context, list)),
+        // A declared default order is judged by sort.PATH.default, not as id order.
+        ...paginationChecksOf(list.collection, (context) => exactSublists(context, list)).filter(
+          (check) => list.sort?.byDefault === undefined || !check.id.endsWith('.order-by-id'),
+        ),
+        ...sortChecksOf(list),
+        ...[envelopeNumbersCheck(list.collection)].filter((check) => check !== undefined),
         ...(list.collection.labelFilter === undefined ? [] : nameChecksOf(list.collection)),
         ...list.filters
           .filter((filter) => !(filter.match === 'contains' && filter.field === label))

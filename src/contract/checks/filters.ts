@@ -14,11 +14,13 @@ import {
   withQuery,
   type Collection,
   type Item,
+  type Id,
 } from '../walk.ts';
 import { labelsOf, learnedItems, readerOf } from './pagination.ts';
-import { keyAboveAll } from '../unknown-key.ts';
+import { unknownKey } from '../unknown-key.ts';
+import { judgeValue } from '../oracle/parameter-rules.ts';
 
-type Query = Readonly<Record<string, string | number>>;
+type Query = Readonly<Record<string, string | number | readonly string[]>>;
 
 /** Characters that regular expressions, SQL LIKE or globs treat as special: each must be literal. */
 const SPECIAL_NEEDLES = ['%', '_', '*', '?', '.', '(', '[', '\\', '^', '$', '+', '|', '.*', '%a'];
@@ -66,7 +68,7 @@ function entries(context: CheckContext, collection: Collection) {
 }
 
 export interface Filtered {
-  readonly got: readonly (number | undefined)[];
+  readonly got: readonly (Id | undefined)[];
   readonly request: string;
   readonly failures: readonly Failure[];
 }
@@ -81,7 +83,7 @@ export async function walkFiltered(
   as = readerOf(context, collection),
 ): Promise<Filtered> {
   const path = withQuery(collection.path, { ...query, limit });
-  const walked = await context.walk(path, as, { maxItems });
+  const walked = await context.walk(path, as, { maxItems, envelope: collection.envelope });
   const request = describeRequest({ method: 'GET', url: path, as }).replace(
     ' (',
     ' and its next links (',
@@ -99,7 +101,7 @@ export function smallPage(count: number, collection: Collection): number {
 }
 
 /** Failures when a filtered walk does not hold exactly `expected`. */
-export function exactly(query: Query, filtered: Filtered, expected: readonly number[]): Failure[] {
+export function exactly(query: Query, filtered: Filtered, expected: readonly Id[]): Failure[] {
   const extra = idsNotIn(filtered.got, expected);
   const missing = idsNotIn(expected, filtered.got);
   if (filtered.failures.length > 0 || (extra.length === 0 && missing.length === 0)) {
@@ -119,7 +121,7 @@ async function compareFiltered(
   context: CheckContext,
   collection: Collection,
   query: Query,
-  keep: (item: Item, id: number, name: string) => boolean,
+  keep: (item: Item, id: Id, name: string) => boolean,
   /** Also a few items a page: a filter applied page by page, or lost by the links, shows then. */
   paged = false,
 ): Promise<Failure[]> {
@@ -184,7 +186,7 @@ export function pickNeedles(names: readonly string[]): string[] {
  *   read as "any run of characters" would match;
  * - an id's digits that no name holds (a name filter matches names, not ids).
  */
-export function edgeNeedles(names: readonly string[], ids: readonly number[]): string[] {
+export function edgeNeedles(names: readonly string[], ids: readonly Id[]): string[] {
   const needles = new Set<string>(['']);
   for (const name of names.slice(0, 40)) {
     const words = name.split(' ');
@@ -212,7 +214,7 @@ export function edgeNeedles(names: readonly string[], ids: readonly number[]): s
   }
   for (const needle of [...inside, ...apart]) needles.add(needle);
   const digits = ids
-    .filter((id) => id >= 10)
+    .filter((id) => typeof id === 'number' && id >= 10)
     .map(String)
     .find((text) => names.every((name) => !name.includes(text)));
   if (digits !== undefined) needles.add(digits);
@@ -223,11 +225,11 @@ interface NameVerdict {
   readonly needle: string;
   readonly filtered: Filtered;
   /** Names holding the needle exactly as written: a literal substring filter keeps these. */
-  readonly exact: readonly number[];
+  readonly exact: readonly Id[];
   /** Names holding it under the loosest reading: a filter keeps nothing else. */
-  readonly loose: readonly number[];
+  readonly loose: readonly Id[];
   /** Names holding it under PRODUCT.md's case folding. */
-  readonly folded: readonly number[];
+  readonly folded: readonly Id[];
 }
 
 /** Each run's verdicts per collection: both name checks judge the same walks and foldings. */
@@ -260,29 +262,32 @@ async function computeNameVerdicts(
         listed.map((entry) => entry.name),
         listed.map((entry) => entry.id),
       ),
-    ].map(async (needle) => {
-      const looseIds = idsWhere(loose, foldLoosely(needle));
-      return {
-        needle,
-        filtered: await walkFiltered(
-          context,
-          collection,
-          { [nameParameter(collection)]: needle },
-          looseIds.length,
-        ),
-        // Code point for code point: a literal filter that does not normalize still keeps these.
-        exact: idsWhere(
-          listed.map((entry) => entry.name),
+    ]
+      // A needle the parameter's own schema refuses (an empty one under minLength) tells nothing.
+      .filter((needle) => judgeValue(collection.labelSchema ?? {}, needle) !== 'invalid')
+      .map(async (needle) => {
+        const looseIds = idsWhere(loose, foldLoosely(needle));
+        return {
           needle,
-        ),
-        loose: looseIds,
-        folded: idsWhere(folded, foldCase(needle)),
-      };
-    }),
+          filtered: await walkFiltered(
+            context,
+            collection,
+            { [nameParameter(collection)]: needle },
+            looseIds.length,
+          ),
+          // Code point for code point: a literal filter that does not normalize still keeps these.
+          exact: idsWhere(
+            listed.map((entry) => entry.name),
+            needle,
+          ),
+          loose: looseIds,
+          folded: idsWhere(folded, foldCase(needle)),
+        };
+      }),
   );
 }
 
-function sameSet(a: readonly (number | undefined)[], b: readonly number[]): boolean {
+function sameSet(a: readonly (Id | undefined)[], b: readonly Id[]): boolean {
   return a.length === b.length && idsNotIn(a, b).length === 0;
 }
 
@@ -427,7 +432,7 @@ function nameCase(collection: Collection): Check {
             ? want
             : rule
           : { uncovered: `the name filter is ${rule}` };
-      const expectedOf = (v: NameVerdict): readonly number[] =>
+      const expectedOf = (v: NameVerdict): readonly Id[] =>
         want === 'case-insensitive' ? v.folded : v.exact;
       const mismatches = verdicts.filter((v) => !sameSet(v.filtered.got, expectedOf(v)));
       const first = mismatches[0];
@@ -483,7 +488,7 @@ function idFilter(collection: Collection): Check {
     async run(context) {
       // The collection's own ids: product ids for /v1/products, stock ids for /v1/stock.
       const ids = entries(context, collection).map((entry) => entry.id);
-      const probes = [ids[0], ids[Math.floor(ids.length / 2)], ids.at(-1), keyAboveAll(ids)];
+      const probes = [ids[0], ids[Math.floor(ids.length / 2)], ids.at(-1), unknownKey(ids)];
       const results = await Promise.all(
         [...new Set(probes.filter((id) => id !== undefined))].map((id) =>
           compareFiltered(context, collection, { id }, (_item, itemId) => itemId === id),
@@ -589,8 +594,8 @@ function combinedFilters(collection: Collection): Check {
 export function bothApply(
   query: Query,
   filtered: Filtered,
-  strict: readonly number[],
-  loose: readonly number[],
+  strict: readonly Id[],
+  loose: readonly Id[],
 ): Failure[] {
   const foreign = idsNotIn(filtered.got, loose);
   const missed = idsNotIn(strict, filtered.got);

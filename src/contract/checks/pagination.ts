@@ -4,6 +4,7 @@ import type { Credentials } from '../target-client.ts';
 import { found, judgedSetting } from '../check.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import {
+  compareIds,
   COLLECTIONS,
   duplicateFailures,
   idsNotIn,
@@ -22,6 +23,7 @@ import {
   type Item,
   type ListPage,
   type Walk,
+  type Id,
 } from '../walk.ts';
 
 /** The interface's page sizes: default 10, maximum 100. */
@@ -49,12 +51,9 @@ export function readerOf(context: CheckContext, collection: Collection): Credent
 }
 
 /** Items' labels (names) by id: the product list's names, or a declared list's labels. */
-export function labelsOf(
-  context: CheckContext,
-  collection: Collection,
-): ReadonlyMap<number, string> {
+export function labelsOf(context: CheckContext, collection: Collection): ReadonlyMap<Id, string> {
   return collection.origin === 'declared'
-    ? (context.learned.declared.get(collection.path)?.labels ?? new Map<number, string>())
+    ? (context.learned.declared.get(collection.path)?.labels ?? new Map<Id, string>())
     : context.learned.names;
 }
 
@@ -148,7 +147,7 @@ function pageSize(collection: Collection): Check {
         ) {
           continue;
         }
-        const page = readPage(exchange);
+        const page = readPage(exchange, collection.envelope);
         if (isFailure(page)) {
           failures.push(page);
           continue;
@@ -187,7 +186,9 @@ function walksAll(collection: Collection): Check {
       const failures: Failure[] = [];
       for (const limit of edgeLimits(expected.length, collection)) {
         const path = withQuery(collection.path, atLimit({}, limit));
-        const walked = await context.walk(path, readerOf(context, collection));
+        const walked = await context.walk(path, readerOf(context, collection), {
+          envelope: collection.envelope,
+        });
         const request = describeRequest({
           method: 'GET',
           url: path,
@@ -282,13 +283,17 @@ function order(collection: Collection): Check {
       const ids = idsOf(collection, learnedItems(context, collection));
       const labels = labelsOf(context, collection);
       const names = ids.map((id) => labels.get(id ?? -1));
-      const byId = ids.every((id, index) => index === 0 || (id ?? 0) > (ids[index - 1] ?? 0));
+      const after = (index: number): boolean => {
+        const [id, before] = [ids[index], ids[index - 1]];
+        return id !== undefined && before !== undefined && compareIds(id, before) > 0;
+      };
+      const byId = ids.every((_id, index) => index === 0 || after(index));
       const byNameWith = (compare: (a: string, b: string) => number): boolean =>
         names.every((name) => name !== undefined) &&
         ids.every((id, index) => {
           if (index === 0) return true;
           const sign = compare(names[index - 1] ?? '', names[index] ?? '');
-          return sign < 0 || (sign === 0 && (id ?? 0) > (ids[index - 1] ?? 0));
+          return sign < 0 || (sign === 0 && after(index));
         });
       const fits = (Object.keys(ORDERS) as Order[]).filter((order) =>
         order === 'id' ? byId : byNameWith(NAME_COMPARES[order]),
@@ -318,7 +323,7 @@ function pageReader(context: CheckContext, collection: Collection) {
     if (page === undefined) {
       page = context.client
         .request({ path: url, as: readerOf(context, collection) })
-        .then(readPage);
+        .then((exchange) => readPage(exchange, collection.envelope));
       pages.set(url, page);
     }
     return page;
@@ -406,6 +411,7 @@ function links(collection: Collection): Check {
         const walked = await context.walk(
           withQuery(collection.path, query),
           readerOf(context, collection),
+          { envelope: collection.envelope },
         );
         failures.push(...(await linkFailures(context, collection, walked)));
       }
@@ -427,6 +433,7 @@ async function emptyListFailures(
   const empty = withQuery(collection.path, { [collection.labelFilter]: 'zq-no-such-name-zq' });
   const page = readPage(
     await context.client.request({ path: empty, as: readerOf(context, collection) }),
+    collection.envelope,
   );
   if (isFailure(page)) return [page];
   if (page.data.length > 0 || page.links.prev !== null || page.links.next !== null) {
@@ -449,6 +456,7 @@ async function emptyListFailures(
     }
     const reached = readPage(
       await context.client.request({ path: url, as: readerOf(context, collection) }),
+      collection.envelope,
     );
     if (isFailure(reached) || reached.data.length > 0) {
       failures.push({
@@ -512,6 +520,7 @@ function linksAsStandIn(collection: Collection): Check {
         const walked = await context.walk(
           withQuery(collection.path, query),
           readerOf(context, collection),
+          { envelope: collection.envelope },
         );
         const pages = Math.max(1, Math.ceil(walked.items.length / Number(query['limit'])));
         walked.pages.forEach((page, index) => {
@@ -522,6 +531,7 @@ function linksAsStandIn(collection: Collection): Check {
       // limit, so they may write the default or leave it out too. The first page tells.
       const first = readPage(
         await context.client.request({ path: collection.path, as: readerOf(context, collection) }),
+        collection.envelope,
       );
       if (isFailure(first)) failures.push(first);
       else {
@@ -572,7 +582,7 @@ function pastTheEnd(collection: Collection): Check {
         const exchange = await context.client.request({ path, as: readerOf(context, collection) });
         const status = exchange.kind === 'response' ? exchange.response.status : 0;
         if (status >= 400 && status < 500) continue;
-        const read = readPage(exchange);
+        const read = readPage(exchange, collection.envelope);
         if (isFailure(read)) {
           failures.push({ ...read, expected: '200 with no items, or a 4xx' });
           continue;
@@ -587,6 +597,7 @@ function pastTheEnd(collection: Collection): Check {
             path: withQuery(collection.path, { limit, page: last }),
             as: readerOf(context, collection),
           }),
+          collection.envelope,
         );
         const clamped =
           !isFailure(lastPage) &&
@@ -632,7 +643,7 @@ function pastTheEndAsStandIn(collection: Collection): Check {
             path,
             as: readerOf(context, collection),
           });
-          const read = readPage(exchange);
+          const read = readPage(exchange, collection.envelope);
           const prev = isFailure(read) ? undefined : pageNumberOf(read.links.prev, read);
           const empty =
             !isFailure(read) && read.data.length === 0 && read.links.next === null && prev === last;
@@ -722,7 +733,10 @@ function lastPages(
         for (const { limit, last } of remainderLimits(ids.length, collection.limits.max)) {
           const pages = Math.ceil(ids.length / limit);
           const before = withQuery(collection.path, { ...query, limit, page: pages - 1 });
-          const read = readPage(await context.client.request({ path: before, as }));
+          const read = readPage(
+            await context.client.request({ path: before, as }),
+            collection.envelope,
+          );
           const shape = `${String(ids.length)} items at limit=${String(limit)}: ${String(pages)} pages, the last ${last}`;
           if (isFailure(read)) {
             failures.push({ ...read, message: `${read.message} (${shape})` });
@@ -766,7 +780,10 @@ function lastPages(
             failures.push(next);
             continue;
           }
-          const final = readPage(await context.client.request({ path: next, as }));
+          const final = readPage(
+            await context.client.request({ path: next, as }),
+            collection.envelope,
+          );
           if (isFailure(final)) {
             failures.push({
               ...final,

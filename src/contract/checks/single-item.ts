@@ -5,7 +5,7 @@ import { found } from '../check.ts';
 import { failureOf, statusOf } from '../describe-exchange.ts';
 import type { TokenLevel } from '../target-client.ts';
 import { COLLECTIONS, idOf, STOCK, type Collection, type Item } from '../walk.ts';
-import { keyAboveAll } from '../unknown-key.ts';
+import { unknownKey } from '../unknown-key.ts';
 
 /** Up to `count` items spread over the list, first and last included. */
 export function sample<T>(items: readonly T[], count: number): T[] {
@@ -96,7 +96,7 @@ function unknownId(collection: Collection): Check {
       : levelOf(collection)),
     needs: [],
     async run(context) {
-      const unknown = keyAboveAll(context.learned.ids);
+      const unknown = unknownKey(context.learned.ids) ?? 1;
       const exchange = await context.client.request({
         path: `${collection.path}/${String(unknown)}`,
         as: context.primary,

@@ -15,6 +15,12 @@ export type Validity = 'valid' | 'invalid' | 'open';
 export interface ParameterRule {
   readonly name: string;
   readonly schema: OpenAPIV3_1.SchemaObject;
+  /**
+   * How an array's items are written: one pair each (`explode`, form's default), or one value
+   * they are joined in by a separator.
+   */
+  readonly items:
+    { readonly explode: true } | { readonly explode: false; readonly separator: string };
 }
 
 /** The query parameters an operation of the spec declares. */
@@ -22,10 +28,16 @@ export function queryRules(spec: OpenAPIV3_1.Document, path: string): readonly P
   const operation = spec.paths?.[path]?.get;
   return ((operation?.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
     .filter((parameter) => parameter.in === 'query')
-    .map((parameter) => ({
-      name: parameter.name,
-      schema: (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject,
-    }));
+    .map((parameter) => {
+      const style = parameter.style ?? 'form';
+      const explode = parameter.explode ?? style === 'form';
+      const separator = style === 'pipeDelimited' ? '|' : style === 'spaceDelimited' ? ' ' : ',';
+      return {
+        name: parameter.name,
+        schema: (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject,
+        items: explode ? ({ explode: true } as const) : ({ explode: false, separator } as const),
+      };
+    });
 }
 
 const CANONICAL_INTEGER = /^(0|-?[1-9]\d*)$/;
@@ -79,7 +91,24 @@ export function judgeValue(schema: OpenAPIV3_1.SchemaObject, raw: string): Valid
     return 'valid';
   }
   if (Array.isArray(schema.enum)) return schema.enum.includes(raw) ? 'valid' : 'invalid';
+  if (schema.type === 'string') return judgeText(schema, raw);
   return 'valid';
+}
+
+/**
+ * Text against the assertions a schema makes of it: its length (in code points, as JSON Schema
+ * counts) and its `pattern` (ECMA-262, unanchored); a pattern this engine cannot read is open.
+ */
+function judgeText(schema: OpenAPIV3_1.SchemaObject, raw: string): Validity {
+  const length = Array.from(raw).length;
+  if (schema.minLength !== undefined && length < schema.minLength) return 'invalid';
+  if (schema.maxLength !== undefined && length > schema.maxLength) return 'invalid';
+  if (schema.pattern === undefined) return 'valid';
+  try {
+    return new RegExp(schema.pattern, 'u').test(raw) ? 'valid' : 'invalid';
+  } catch {
+    return 'open';
+  }
 }
 
 /** A request's query as a whole: invalid if any value is, else open if any is, else valid. */

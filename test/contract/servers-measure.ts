@@ -1,19 +1,30 @@
 /**
- * The orders servers (test/contract/orders/), judged by the checker through its public API:
- * prints, for each, what failed at the interface level and at the stand-in level.
+ * The servers written from an example's spec alone (test/contract/orders/, billing/), judged by
+ * the checker through its public API: prints, for each, what failed at the interface level and
+ * at the stand-in level.
  *
- *   node test/contract/orders-measure.ts [--writes]
+ *   node test/contract/servers-measure.ts orders|billing [--writes]
  */
 import { resolve } from 'node:path';
 import { judgeAt, runContract } from '../../src/contract/run-contract.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
+import { BILLING_REFERENCE, BILLING_VARIANTS } from './billing/billing-servers.ts';
 import { ORDERS_REFERENCE, ORDERS_VARIANTS } from './orders/orders-servers.ts';
 
-const spec = await loadSpec(resolve(import.meta.dirname, '../../examples/orders/openapi.yaml'));
+const EXAMPLES = {
+  orders: [ORDERS_REFERENCE, ...ORDERS_VARIANTS],
+  billing: [BILLING_REFERENCE, ...BILLING_VARIANTS],
+} as const;
+
+const example = process.argv[2];
+if (example !== 'orders' && example !== 'billing') {
+  throw new Error('Usage: node test/contract/servers-measure.ts orders|billing [--writes]');
+}
+const spec = await loadSpec(resolve(import.meta.dirname, `../../examples/${example}/openapi.yaml`));
 const failedIds = (report: { results: readonly { id: string; outcome: { kind: string } }[] }) =>
   report.results.filter((r) => r.outcome.kind === 'failed').map((r) => r.id);
 
-for (const server of [ORDERS_REFERENCE, ...ORDERS_VARIANTS]) {
+for (const server of EXAMPLES[example]) {
   const running = await server.start();
   try {
     const report = await runContract({
