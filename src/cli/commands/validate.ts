@@ -9,6 +9,7 @@ import {
   type ScenarioSource,
 } from '../../scenarios/load-scenarios.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
+import { undeclaredStatusWarnings } from '../../resources/undeclared-statuses.ts';
 import { createExampleAnswers } from '../../spec/example-answers.ts';
 import { buildRouteTable, describeAnswers, distinctRoutes } from '../../spec/route-table.ts';
 import type { Command } from '../command.ts';
@@ -54,6 +55,13 @@ export const validateCommand: Command = {
             new Set(declarations.operations.keys()),
           );
           for (const line of distinctRoutes(routes).shadowed) io.error(`warn ${line}\n`);
+          for (const warning of undeclaredStatusWarnings(
+            spec,
+            declarations,
+            config.compatibility,
+          )) {
+            io.error(`warn ${formatSourceIssue(warning)}\n`);
+          }
           const examples = routes.filter((route) => route.answers === 'examples');
           await createExampleAnswers(spec, new Set(examples.map((route) => route.key)));
           return `${String(Object.keys(spec.document.paths ?? {}).length)} paths, ${String(declarations.collections.size)} collections; ${describeAnswers(spec, new Set(declarations.operations.keys()))}`;
