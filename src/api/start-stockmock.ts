@@ -16,7 +16,7 @@ import {
   type JournalFilter,
 } from '../admin/request-journal.ts';
 import { loadConfigMarked, type ConfigLayer, type ConfigRequest } from '../config/load-config.ts';
-import { FIXTURE_HEADER, formatFixtureLine } from '../generate/format-fixture.ts';
+import { formatFixtureLine } from '../generate/format-fixture.ts';
 import { createAppLogger } from '../http/app-logger.ts';
 import { formatSourceIssue, SourceError, type SourceIssue } from '../problems/source-error.ts';
 import type { ReloadResult } from '../scenarios/reloader.ts';
@@ -25,14 +25,24 @@ import { launch } from './launch.ts';
 /** One record as a fixture file lists it: `{ id, name, quantity?, status?, …extra fields }`. */
 export type FixtureRecord = Readonly<Record<string, unknown>>;
 
-/** The data: products inline, or a fixture file (default: the shipped catalogue); not both. */
+/**
+ * The data: records inline, by collection, or a fixture file (default: the shipped catalogue);
+ * one of them.
+ */
 type DataOptions =
   | {
-      /** As a fixture file lists them: `{ id, name, quantity?, status?, …extra fields }`. */
-      readonly products: readonly FixtureRecord[];
+      /** Each declared collection's records, as a fixture file lists them. */
+      readonly data: Readonly<Record<string, readonly FixtureRecord[]>>;
+      readonly products?: never;
       readonly fixtures?: never;
     }
-  | { readonly fixtures?: string; readonly products?: never };
+  | {
+      /** The shipped catalogue's records: `{ id, name, quantity?, status?, …extra fields }`. */
+      readonly products: readonly FixtureRecord[];
+      readonly data?: never;
+      readonly fixtures?: never;
+    }
+  | { readonly fixtures?: string; readonly products?: never; readonly data?: never };
 
 /**
  * Any setting of the config file (docs/configuration.md), plus the data. Relative paths
@@ -64,12 +74,16 @@ export interface Stockmock {
 /** Enough for any one test; the oldest entries go first. */
 const JOURNAL_SIZE = 10_000;
 
-/** How inline products are named in an issue, in place of the file they are written to. */
-const INLINE_SOURCE = 'startStockmock({ products })';
-
 export async function startStockmock(options: StockmockOptions = {}): Promise<Stockmock> {
-  const { products, config: configFile, cwd = process.cwd(), ...settings } = options;
-  const inline = products === undefined ? undefined : await writeInlineFixture(products);
+  const { products, data, config: configFile, cwd = process.cwd(), ...settings } = options;
+  const records = data ?? (products === undefined ? undefined : { products });
+  const inline =
+    records === undefined
+      ? undefined
+      : await writeInlineFixture(
+          records,
+          data === undefined ? 'startStockmock({ products })' : 'startStockmock({ data })',
+        );
   try {
     const request: ConfigRequest = {
       cwd,
@@ -127,23 +141,43 @@ function nameInline(
 ): SourceIssue[] {
   return issues.map((issue) =>
     issue.file === inline?.file
-      ? { file: INLINE_SOURCE, field: issue.field, message: issue.message }
+      ? { file: inline.source, field: issue.field, message: issue.message }
       : issue,
   );
 }
 
 interface InlineFixture {
   readonly file: string;
+  /** How an issue names it, in place of the file it is written to. */
+  readonly source: string;
   remove(): Promise<void>;
 }
 
 /**
- * Inline products go through the very path a fixture file takes (validation, the loading
+ * Inline records go through the very path a fixture file takes (validation, the loading
  * worker, reloads), written to a file of their own that `close` removes.
  */
-async function writeInlineFixture(products: readonly FixtureRecord[]): Promise<InlineFixture> {
+async function writeInlineFixture(
+  records: Readonly<Record<string, readonly FixtureRecord[]>>,
+  /** How an issue names the option the records came in. */
+  source: string,
+): Promise<InlineFixture> {
   const folder = await mkdtemp(join(tmpdir(), 'stockmock-'));
-  const file = join(folder, 'products.yaml');
-  await writeFile(file, FIXTURE_HEADER + products.map(formatFixtureLine).join(''));
-  return { file, remove: () => rm(folder, { recursive: true, force: true }) };
+  const file = join(folder, 'fixture.yaml');
+  // A plain key where it can be one: the fast JSON-line reader takes the file then.
+  const keyOf = (name: string) =>
+    /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) ? name : JSON.stringify(name);
+  const text = Object.entries(records)
+    .map(([name, list]) =>
+      list.length === 0
+        ? `${keyOf(name)}: []\n`
+        : `${keyOf(name)}:\n${list.map(formatFixtureLine).join('')}`,
+    )
+    .join('');
+  await writeFile(file, text);
+  return {
+    file,
+    source,
+    remove: () => rm(folder, { recursive: true, force: true }),
+  };
 }

@@ -137,6 +137,7 @@ async function readScenario(source: ScenarioSource, options: ReadOptions): Promi
   await Promise.all([
     import('../generate/generate-products.ts'),
     import('../generate/generated-extras.ts'),
+    import('../generate/generate-collections.ts'),
   ]);
   const { count, seed = 1 } = source.generate;
   return { kind: 'generated', count, seed };
@@ -152,13 +153,14 @@ async function scenarioData(
   }
   // A spec that declares no collections answers from its examples: nothing to generate.
   if (plan.collections.length === 0) return [];
-  const [collection, ...others] = plan.collections;
-  if (collection === undefined || others.length > 0) {
-    throw new Error(
-      `generate makes one collection of products; the spec declares ${String(plan.collections.length)}`,
-    );
-  }
   const { count, seed } = read;
+  const label = `generated: ${String(count)} records, seed ${String(seed)}`;
+  const { isCatalogue } = await import('../generate/generate-collections.ts');
+  const [collection, ...others] = plan.collections;
+  if (collection === undefined || others.length > 0 || !isCatalogue(collection)) {
+    return generatedCollections(plan.collections, count, seed, label);
+  }
+  // The catalogue alone: its extra fields kept by column (generated-extras.ts).
   const { generateProducts } = await import('../generate/generate-products.ts');
   const { createGeneratedExtras } = await import('../generate/generated-extras.ts');
   const extras = createGeneratedExtras(count);
@@ -166,13 +168,33 @@ async function scenarioData(
     extras.record(record);
     return record;
   });
-  const label = `generated: ${String(count)} records, seed ${String(seed)}`;
   return [
     {
       data: buildCollection(collection, label, records, 'elsewhere'),
       generated: extras.data(),
     },
   ];
+}
+
+/** Every collection generated from its record schema (generate-collections.ts). */
+async function generatedCollections(
+  collections: readonly CollectionDeclaration[],
+  count: number,
+  seed: number,
+  label: string,
+): Promise<{ data: CollectionData }[]> {
+  const { generateCollections } = await import('../generate/generate-collections.ts');
+  const generated = generateCollections(collections, count, seed);
+  if ('issues' in generated) {
+    throw new Error(
+      `generate cannot make ${generated.issues
+        .map((issue) => `${issue.collection}.${issue.path.at(-1) ?? ''}: ${issue.message}`)
+        .join('; ')}`,
+    );
+  }
+  return collections.map((collection) => ({
+    data: buildCollection(collection, label, Array.from(generated.records(collection.name))),
+  }));
 }
 
 /** Loads one scenario's collections as columns: a fixture file, or generated products. */

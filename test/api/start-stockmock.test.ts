@@ -150,3 +150,55 @@ describe('startStockmock', () => {
 function bearer(token: string): RequestInit {
   return { headers: { authorization: `Bearer ${token}` } };
 }
+
+describe('startStockmock with data for a spec of its own', () => {
+  const billing = new URL('../../examples/billing/', import.meta.url).pathname;
+  const customer = {
+    id: '3a005125-bc22-4a75-9645-447258b1c7b2',
+    name: 'Ada Shop',
+    email: 'ada@example.com',
+    country: 'NO',
+    created_at: '2024-06-11T10:02:00Z',
+  };
+  const invoice = {
+    id: 'inv_abc123',
+    customer_id: customer.id,
+    status: 'open',
+    amount: 99.99,
+    currency: 'EUR',
+    issued_at: '2024-03-01T10:00:00+02:00',
+    due_on: '2024-03-31',
+    recurring: false,
+  };
+
+  it('serves each declared collection from `data`, by name', async () => {
+    const mock = await startStockmock({
+      spec: `${billing}openapi.yaml`,
+      tokens: [{ token: 'support-token-1', level: 'support' }],
+      data: { customers: [customer], invoices: [invoice] },
+    });
+    try {
+      const headers = { authorization: 'Bearer support-token-1' };
+      const invoices = await fetch(`${mock.url}/v1/invoices`, { headers });
+      expect(((await invoices.json()) as { items: unknown[] }).items).toStrictEqual([invoice]);
+      const one = await fetch(`${mock.url}/v1/customers/${customer.id}`, { headers });
+      expect(await one.json()).toStrictEqual({ data: customer });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('names the option and the field of a record its schema refuses', async () => {
+    const refused = await startStockmock({
+      spec: `${billing}openapi.yaml`,
+      data: { customers: [customer], invoices: [{ ...invoice, amount: 'ten' }] },
+    }).then(
+      async (mock) => mock.close(),
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SourceError);
+    const [issue] = (refused as SourceError).issues;
+    expect(issue?.file).toBe('startStockmock({ data })');
+    expect(issue?.field).toBe('invoices[0].amount');
+  });
+});

@@ -212,7 +212,7 @@ describe('stockmock fixtures generate', () => {
     const lines: string[] = [];
     const io = { ...memoryIo(root), progress: (text: string) => lines.push(text) };
     await runMain(['fixtures', 'generate', '--count', '200'], io);
-    expect(lines).toContain(`[${'#'.repeat(30)}] 200/200 products`);
+    expect(lines).toContain(`[${'#'.repeat(30)}] 200/200 records`);
     expect(lines.at(-1)).toBe('');
   });
 

@@ -163,9 +163,9 @@ describe('queryRules and judgeQuery', () => {
 
   it('reads the query parameters of a GET, a missing schema as the empty one', () => {
     expect(queryRules(spec, '/v1/stock')).toStrictEqual([
-      { name: 'limit', schema: limitSchema },
-      { name: 'status', schema: statusSchema },
-      { name: 'q', schema: {} },
+      { name: 'limit', schema: limitSchema, items: { explode: true } },
+      { name: 'status', schema: statusSchema, items: { explode: true } },
+      { name: 'q', schema: {}, items: { explode: true } },
     ]);
     expect(queryRules(spec, '/v1/other')).toStrictEqual([]);
     expect(queryRules(spec, '/v1/missing')).toStrictEqual([]);

@@ -74,3 +74,21 @@ describe('parseJsonLineFixture', () => {
     expect(() => parseCatalog('bad.yaml', text)).toThrow(/bad\.yaml:3:\d+ products\[1\]\.quantity/);
   });
 });
+
+describe('the JSON-line layout of several collections', () => {
+  it('reads each list, and an empty one written `key: []`', () => {
+    const text =
+      'customers:\n  - {"id": "a"}\ninvoices: []\nnotes:\n  - {"id": 1}\n  - {"id": 2}\n';
+    expect(parseJsonLineFixture(text)).toStrictEqual({
+      customers: [{ id: 'a' }],
+      invoices: [],
+      notes: [{ id: 1 }, { id: 2 }],
+    });
+  });
+
+  it('leaves to the YAML parser a key twice, and a key with nothing under it (null in YAML)', () => {
+    expect(parseJsonLineFixture('a:\n  - {"id": 1}\na:\n  - {"id": 2}\n')).toBeUndefined();
+    expect(parseJsonLineFixture('a:\nb:\n  - {"id": 2}\n')).toBeUndefined();
+    expect(parseJsonLineFixture('a:\n  - {"id": 2}\nb:\n')).toBeUndefined();
+  });
+});

@@ -1,8 +1,21 @@
-/** @module `stockmock fixtures generate`: a seeded, realistic catalogue as a fixture file. */
+/**
+ * @module `stockmock fixtures generate`: seeded, realistic data as a fixture file, for the
+ * shipped catalogue or for every collection a spec declares.
+ */
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { once } from 'node:events';
-import type { Command } from '../command.ts';
+import type { GeneratedRecord } from '../../generate/generate-collections.ts';
+import { SourceError } from '../../problems/source-error.ts';
+import {
+  COLLECTIONS_KEYWORD,
+  readDeclarations,
+  type CollectionDeclaration,
+  type Declarations,
+} from '../../resources/declarations.ts';
+import { formatField } from '../../source/describe-ajv-error.ts';
+import { loadSpec, SHIPPED_SPEC, type LoadedSpec } from '../../spec/load-spec.ts';
+import type { Command, ParsedArgs } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
 import type { CliIo } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
@@ -17,15 +30,19 @@ export const fixturesGenerateCommand: Command = {
   name: 'fixtures',
   summary: 'fixtures generate: write a seeded, realistic catalogue',
   usage:
-    'stockmock fixtures generate --count N [--seed S] [--out FILE]\n' +
-    '  --count N    how many products (required)\n' +
-    '  --seed S     the same seed gives the same catalogue (default: 1)\n' +
-    '  --out FILE   write the fixture there; without it, it goes to standard output\n' +
-    `  --max-count N  the most --count may ask (default: ${String(DEFAULT_MAX_COUNT)}, 174 MB of YAML)`,
+    'stockmock fixtures generate --count N [--seed S] [--out FILE] [--spec FILE [--collection NAME]...]\n' +
+    '  --count N          how many records of each collection (required)\n' +
+    '  --seed S           the same seed gives the same data (default: 1)\n' +
+    '  --out FILE         write the fixture there; without it, it goes to standard output\n' +
+    '  --spec FILE        generate the collections this spec declares (default: the shipped catalogue)\n' +
+    '  --collection NAME  only this collection (repeat for more; default: every one declared)\n' +
+    `  --max-count N      the most --count may ask (default: ${String(DEFAULT_MAX_COUNT)}, 174 MB of YAML)`,
   flags: {
     count: { type: 'string' },
     seed: { type: 'string' },
     out: { type: 'string' },
+    spec: { type: 'string' },
+    collection: { type: 'string', multiple: true },
     'max-count': { type: 'string' },
   },
   async run(args, io) {
@@ -46,41 +63,104 @@ export const fixturesGenerateCommand: Command = {
     const seed = integerFlag(args, 'seed', { prefix: 'fixtures generate: ', fallback: 1 });
     const outFlag = stringFlag(args, 'out');
     const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
-    await writeCatalog({ count, seed }, out, io);
-    if (out !== undefined)
-      io.error(`Wrote ${String(count)} products (seed ${String(seed)}) to ${out}\n`);
+    const specFlag = stringFlag(args, 'spec');
+    const spec = await loadSpec(specFlag === undefined ? SHIPPED_SPEC : resolve(io.cwd, specFlag));
+    const collections = chosenCollections(readDeclarations(spec), collectionFlags(args));
+    const records = await generatedRecords(spec, collections, count, seed);
+    await writeFixture(collections, records, count, out, io);
+    if (out !== undefined) {
+      const names = collections.map((collection) => collection.name).join(', ');
+      io.error(
+        `Wrote ${String(count)} records each of ${names} (seed ${String(seed)}) to ${out}\n`,
+      );
+    }
     return 0;
   },
 };
 
+function collectionFlags(args: ParsedArgs): string[] {
+  const value = args.flags['collection'];
+  return Array.isArray(value) ? value.filter((name) => typeof name === 'string') : [];
+}
+
+/** The collections named, or every one declared; a name the spec does not declare is refused. */
+function chosenCollections(
+  declarations: Declarations,
+  names: readonly string[],
+): CollectionDeclaration[] {
+  const declared = [...declarations.collections.values()];
+  if (declared.length === 0) {
+    throw new UsageError(
+      'fixtures generate: the spec declares no collections (x-stockmock-collections)',
+    );
+  }
+  if (names.length === 0) return declared;
+  return names.map((name) => {
+    const found = declarations.collections.get(name);
+    if (found === undefined) {
+      throw new UsageError(
+        `fixtures generate: --collection ${name} is not declared by the spec (declared: ${[...declarations.collections.keys()].join(', ')})`,
+      );
+    }
+    return found;
+  });
+}
+
+/** The records of each collection, or a SourceError naming the fields that cannot be made. */
+async function generatedRecords(
+  spec: LoadedSpec,
+  collections: readonly CollectionDeclaration[],
+  count: number,
+  seed: number,
+): Promise<(name: string) => Iterable<GeneratedRecord>> {
+  // Loaded on use, so that other commands do not load faker at start.
+  const { generateCollections } = await import('../../generate/generate-collections.ts');
+  const result = generateCollections(collections, count, seed);
+  if ('records' in result) return result.records;
+  throw new SourceError(
+    result.issues.map((issue) => {
+      const path = [COLLECTIONS_KEYWORD, issue.collection, 'record', ...issue.path];
+      return {
+        file: spec.file,
+        at: spec.locate(path),
+        field: formatField(path),
+        message: issue.message,
+      };
+    }),
+  );
+}
+
 /** Streams the YAML to the file or to stdout, in chunks; a progress bar on a terminal. */
-async function writeCatalog(
-  options: { count: number; seed: number },
+async function writeFixture(
+  collections: readonly CollectionDeclaration[],
+  records: (name: string) => Iterable<GeneratedRecord>,
+  count: number,
   out: string | undefined,
   io: CliIo,
 ): Promise<void> {
-  // Loaded on use, so that other commands do not load faker at start.
-  const { FIXTURE_HEADER, formatFixtureLine } = await import('../../generate/format-fixture.ts');
-  const { generateProducts } = await import('../../generate/generate-products.ts');
+  const { formatFixtureLine } = await import('../../generate/format-fixture.ts');
   const stream = out === undefined ? undefined : createWriteStream(out);
   const write = async (text: string) => {
     if (stream === undefined) io.write(text);
     else if (!stream.write(text)) await once(stream, 'drain');
   };
-  await write(FIXTURE_HEADER);
-  let chunk = '';
+  const total = count * collections.length;
+  const step = Math.max(1, Math.floor(total / 100));
   let done = 0;
-  const step = Math.max(1, Math.floor(options.count / 100));
-  for (const product of generateProducts(options)) {
-    chunk += formatFixtureLine(product);
-    done += 1;
-    if (done % step === 0 || done === options.count) {
-      await write(chunk);
-      chunk = '';
-      io.progress?.(progressBar(done, options.count));
+  for (const collection of collections) {
+    await write(count === 0 ? `${collection.name}: []\n` : `${collection.name}:\n`);
+    let chunk = '';
+    for (const record of records(collection.name)) {
+      chunk += formatFixtureLine(record);
+      done += 1;
+      if (done % step === 0 || done === total) {
+        await write(chunk);
+        chunk = '';
+        io.progress?.(progressBar(done, total));
+      }
     }
+    await write(chunk);
   }
-  await write(chunk);
   io.progress?.('');
   if (stream !== undefined) {
     stream.end();
@@ -91,5 +171,5 @@ async function writeCatalog(
 function progressBar(done: number, total: number): string {
   const width = 30;
   const filled = Math.round((done / total) * width);
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done)}/${String(total)} products`;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done)}/${String(total)} records`;
 }

@@ -1,0 +1,321 @@
+/**
+ * @module Values a JSON Schema accepts, made from a seeded PRNG and faker's word lists: enums,
+ * consts and examples as given; numbers within their bounds; text of its format (email, uri,
+ * uuid, date, date-time), of a simple pattern, of its length; and, where the schema says only
+ * "text" or "number", something a field of that name would hold (a `city` a city, a `price` a
+ * price). Faker's definitions are copied out once and picked from by the PRNG: a faker call per
+ * field was most of the time at a million records.
+ */
+import { Faker, base, en } from '@faker-js/faker';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { seededRandom } from '../util/seeded-random.ts';
+import { simplePattern, type PatternAtom } from './simple-pattern.ts';
+
+type Schema = OpenAPIV3_1.SchemaObject;
+
+/** Makes one value; `random` is the record's PRNG, `index` the record's place (from 0). */
+export type ValueMaker = (random: () => number, index: number) => unknown;
+
+/** Why a schema's values cannot be made, in words. */
+export class UngeneratableSchema extends Error {}
+
+interface Words {
+  readonly first: readonly string[];
+  readonly last: readonly string[];
+  readonly cities: readonly string[];
+  readonly countries: readonly string[];
+  readonly countryCodes: readonly string[];
+  readonly words: readonly string[];
+  readonly streets: readonly string[];
+  readonly domains: readonly string[];
+}
+
+let words: Words | undefined;
+
+/** Faker's English word lists, copied out of its proxies once: reading them is slow. */
+function wordsOf(): Words {
+  if (words !== undefined) return words;
+  const { definitions } = new Faker({ locale: [en, base] });
+  const ascii = (list: readonly string[]) =>
+    list.filter((word) => /^[A-Za-z][A-Za-z' -]*$/.test(word));
+  words = {
+    first: ascii(definitions.person.first_name.generic ?? []),
+    last: ascii(definitions.person.last_name.generic ?? []),
+    cities: ascii(definitions.location.city_name),
+    countries: [...definitions.location.country],
+    countryCodes: definitions.location.country_code.map((code) => code.alpha2),
+    words: ascii(definitions.lorem.word),
+    streets: ascii(definitions.person.last_name.generic ?? []),
+    domains: ['example.com', 'example.org', 'example.net'],
+  };
+  return words;
+}
+
+const pick = <T>(random: () => number, items: readonly T[]): T =>
+  items[Math.floor(random() * items.length)] as T;
+
+/** Types a schema lets through, `null` apart. */
+function typesOf(schema: Schema): { types: string[]; nullable: boolean } {
+  const declared = Array.isArray(schema.type)
+    ? schema.type
+    : schema.type === undefined
+      ? []
+      : [schema.type];
+  return {
+    types: declared.filter((type) => type !== 'null'),
+    nullable: declared.includes('null') || (schema as { nullable?: boolean }).nullable === true,
+  };
+}
+
+/**
+ * The maker of a schema's values, for a field of this name. Throws UngeneratableSchema where the
+ * schema asks for text of a pattern too complex to read and gives no examples.
+ */
+export function valueMaker(schema: Schema, field: string): ValueMaker {
+  const given = givenValues(schema);
+  if (given !== undefined) return (random) => pick(random, given);
+  // One of several shapes: the first, as a client most often meets it.
+  const [first] = (schema.oneOf ?? schema.anyOf ?? []) as Schema[];
+  if (first !== undefined) return valueMaker(first, field);
+  const { types, nullable } = typesOf(schema);
+  const type = types[0] ?? (schema.properties !== undefined ? 'object' : 'string');
+  const maker = typedMaker(schema, type, field);
+  return nullable ? (random, index) => (random() < 0.1 ? null : maker(random, index)) : maker;
+}
+
+/** The values a schema lists itself: its `const`, or its `enum`. */
+function givenValues(schema: Schema): readonly unknown[] | undefined {
+  if ('const' in schema) return [schema.const as unknown];
+  const listed: unknown = schema.enum;
+  return Array.isArray(listed) && listed.length > 0 ? (listed as unknown[]) : undefined;
+}
+
+function typedMaker(schema: Schema, type: string, field: string): ValueMaker {
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return numberMaker(schema, type, field);
+    case 'boolean':
+      return (random) => random() < 0.5;
+    case 'array': {
+      const items = valueMaker('items' in schema ? schema.items : {}, field);
+      const min = schema.minItems ?? 0;
+      const max = Math.max(min, Math.min(schema.maxItems ?? min + 3, min + 3));
+      return (random, index) =>
+        Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () =>
+          items(random, index),
+        );
+    }
+    case 'object':
+      return objectMaker(schema);
+    default:
+      return textMaker(schema, field);
+  }
+}
+
+/** An object's properties: the required always, the others seven times in ten. */
+function objectMaker(schema: Schema): ValueMaker {
+  const required = new Set(schema.required ?? []);
+  const members = Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(
+    ([name, member]) => ({
+      name,
+      always: required.has(name),
+      make: valueMaker(member, name),
+    }),
+  );
+  return (random, index) => {
+    const object: Record<string, unknown> = {};
+    for (const { name, always, make } of members) {
+      if (always || random() < 0.7) object[name] = make(random, index);
+    }
+    return object;
+  };
+}
+
+/** A number within the schema's bounds, of a size a field of this name holds. */
+function numberMaker(schema: Schema, type: 'integer' | 'number', field: string): ValueMaker {
+  const [low, high] = rangeByName(field);
+  const exclusiveMin =
+    typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
+  const exclusiveMax =
+    typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined;
+  const step = schema.multipleOf ?? (type === 'integer' ? 1 : 0.01);
+  const lowest = schema.minimum ?? (exclusiveMin === undefined ? -Infinity : exclusiveMin + step);
+  const highest = schema.maximum ?? (exclusiveMax === undefined ? Infinity : exclusiveMax - step);
+  // The name's usual range where it fits the bounds (a price of 1 to 2 000 within 0 to a
+  // million), else the bounds, else a hundred steps from the one bound given.
+  let [min, max] = [Math.max(lowest, low), Math.min(highest, high)];
+  if (min > max) {
+    min = Number.isFinite(lowest) ? lowest : highest - step * 100;
+    max = Number.isFinite(highest) ? highest : lowest + step * 100;
+  }
+  const [from, to] = [Math.ceil(min / step), Math.floor(max / step)];
+  if (to < from)
+    throw new UngeneratableSchema(`no multiple of ${String(step)} lies between its bounds`);
+  // Rounded to the step's decimals: 0.1 × 3 is 0.30000000000000004 in binary.
+  const decimals = (String(step).split('.')[1] ?? '').length;
+  return (random) =>
+    Number(((from + Math.floor(random() * (to - from + 1))) * step).toFixed(decimals));
+}
+
+/** What a number of this name usually is, where the schema gives no bounds. */
+function rangeByName(field: string): [number, number] {
+  const name = field.toLowerCase();
+  if (/price|amount|total|cost|fee|balance|salary|revenue/.test(name)) return [1, 2000];
+  if (/quantity|qty|count|stock|units/.test(name)) return [0, 500];
+  if (/age/.test(name)) return [18, 90];
+  if (/rating|score|stars/.test(name)) return [1, 5];
+  if (/^lat|latitude/.test(name)) return [-90, 90];
+  if (/^lon|^lng|longitude/.test(name)) return [-180, 180];
+  if (/year/.test(name)) return [1990, 2030];
+  if (/percent|ratio/.test(name)) return [0, 100];
+  return [0, 1000];
+}
+
+const START = Date.UTC(2023, 0, 1);
+const SPAN = Date.UTC(2026, 0, 1) - START;
+
+function textMaker(schema: Schema, field: string): ValueMaker {
+  const format = schema.format;
+  if (format === 'uuid') return (random) => uuidOf(random);
+  if (format === 'date-time') {
+    return (random) =>
+      `${new Date(START + Math.floor((random() * SPAN) / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  }
+  if (format === 'date')
+    return (random) => new Date(START + random() * SPAN).toISOString().slice(0, 10);
+  if (format === 'email') return emailMaker();
+  if (format === 'uri' || format === 'url' || format === 'uri-reference' || format === 'iri') {
+    return (random) =>
+      `https://www.${pick(random, wordsOf().words)}.example.com/${pick(random, wordsOf().words)}`;
+  }
+  if (format === 'hostname') return (random) => `${pick(random, wordsOf().words)}.example.com`;
+  if (format === 'ipv4') {
+    return (random) =>
+      Array.from({ length: 4 }, () => String(Math.floor(random() * 256))).join('.');
+  }
+  const byName = textByName(field, schema);
+  if (schema.pattern !== undefined) {
+    // A value the field's name suggests where it fits the pattern (`country` and `^[A-Z]{2}$`).
+    if (fits(byName, schema)) return byName;
+    const atoms = simplePattern(schema.pattern);
+    if (atoms === undefined) {
+      const examples: unknown = schema.examples;
+      const known: unknown[] = [
+        ...(Array.isArray(examples) ? (examples as unknown[]) : []),
+        ...('example' in schema ? [(schema as { example: unknown }).example] : []),
+        ...(schema.default === undefined ? [] : [schema.default as unknown]),
+      ];
+      if (known.length > 0) return (random) => pick(random, known);
+      throw new UngeneratableSchema(
+        `its pattern is more than the generator reads (literals, [classes], \\d, \\w, {n,m}, ?, *, +); give it \`examples\``,
+      );
+    }
+    return (random) => patternText(atoms, random);
+  }
+  const min = schema.minLength ?? 0;
+  const max = schema.maxLength ?? Infinity;
+  return (random, index) => fitLength(byName(random, index), min, max, random);
+}
+
+/** Whether a maker's values, sampled, all fit the schema's pattern and lengths. */
+function fits(maker: ValueMaker, schema: Schema): boolean {
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(schema.pattern ?? '', 'u');
+  } catch {
+    return false;
+  }
+  const random = seededRandom(1);
+  return Array.from({ length: 20 }, (_, index) => String(maker(random, index))).every((text) => {
+    const length = Array.from(text).length;
+    return (
+      pattern.test(text) &&
+      length >= (schema.minLength ?? 0) &&
+      length <= (schema.maxLength ?? Infinity)
+    );
+  });
+}
+
+/** Text a field of this name holds: a city for `city`, a person's name for `name`, … */
+function textByName(field: string, schema: Schema): ValueMaker {
+  const name = field.toLowerCase();
+  const w = wordsOf();
+  const person = (random: () => number) => `${pick(random, w.first)} ${pick(random, w.last)}`;
+  if (/e-?mail/.test(name)) return emailMaker();
+  if (/first_?name|given_?name|forename/.test(name)) return (random) => pick(random, w.first);
+  if (/last_?name|family_?name|surname/.test(name)) return (random) => pick(random, w.last);
+  if (/company|organi[sz]ation|business|vendor|supplier|merchant|brand/.test(name)) {
+    return (random) =>
+      `${pick(random, w.last)} ${pick(random, ['Ltd', 'Inc', 'GmbH', '& Co', 'Group'])}`;
+  }
+  if (/city|town/.test(name)) return (random) => pick(random, w.cities);
+  if (/country/.test(name)) {
+    // A code where the schema wants one (`^[A-Z]{2}$`, `maxLength: 2`), else the country's name.
+    const code =
+      (schema.maxLength ?? Infinity) <= 3 || /\{2\}|\[A-Z\]\[A-Z\]/.test(schema.pattern ?? '');
+    return (random) => pick(random, code ? w.countryCodes : w.countries);
+  }
+  if (/street|address/.test(name)) {
+    return (random) =>
+      `${String(1 + Math.floor(random() * 200))} ${pick(random, w.streets)} Street`;
+  }
+  if (/phone|mobile|tel/.test(name)) {
+    return (random) => `+1 555 ${String(1000000 + Math.floor(random() * 9000000)).slice(1)}`;
+  }
+  if (/url|uri|website|link/.test(name))
+    return (random) => `https://www.${pick(random, w.words)}.example.com`;
+  if (/currency/.test(name)) return (random) => pick(random, ['EUR', 'USD', 'GBP', 'JPY']);
+  if (/_at$|date|created|updated|time/.test(name)) {
+    return (random) =>
+      `${new Date(START + Math.floor((random() * SPAN) / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  }
+  if (/sku|code|reference|ref$/.test(name)) {
+    return (random, index) =>
+      `${pick(random, w.words).slice(0, 3).toUpperCase()}-${String(10000 + index)}`;
+  }
+  if (/name|customer|owner|author|contact|user/.test(name)) return person;
+  if (/description|memo|note|comment|summary|bio|text|message|title/.test(name)) {
+    return (random) => {
+      const count = 3 + Math.floor(random() * 6);
+      const sentence = Array.from({ length: count }, () => pick(random, w.words)).join(' ');
+      return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
+    };
+  }
+  return (random) => pick(random, w.words);
+}
+
+function emailMaker(): ValueMaker {
+  const w = wordsOf();
+  const local = (text: string) => text.toLowerCase().replaceAll(/[^a-z]/g, '');
+  return (random, index) =>
+    `${local(pick(random, w.first))}.${local(pick(random, w.last))}${String(index)}@${pick(random, w.domains)}`;
+}
+
+/** Text padded with words up to `min` characters, cut to `max`. */
+function fitLength(text: unknown, min: number, max: number, random: () => number): string {
+  let value = String(text);
+  while (Array.from(value).length < min) value += ` ${pick(random, wordsOf().words)}`;
+  const characters = Array.from(value);
+  return characters.length > max
+    ? characters.slice(0, max).join('').trimEnd().padEnd(Math.min(max, min), 'x')
+    : value;
+}
+
+function patternText(atoms: readonly PatternAtom[], random: () => number): string {
+  let text = '';
+  for (const atom of atoms) {
+    const count = atom.min + Math.floor(random() * (atom.max - atom.min + 1));
+    for (let i = 0; i < count; i++) text += pick(random, atom.characters);
+  }
+  return text;
+}
+
+/** A version 4 UUID from the PRNG. */
+export function uuidOf(random: () => number): string {
+  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
+  hex[12] = '4';
+  hex[16] = (8 + Math.floor(random() * 4)).toString(16);
+  const text = hex.join('');
+  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
+}

@@ -1,0 +1,110 @@
+/**
+ * Data for any declared collection (issue 38, item 5): records valid by their schema (judged
+ * here by ajv, apart from the generator's own check), keys unique, references to existing keys,
+ * the same records for the same seed; and a field that cannot be generated named with its line.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../../src/cli/main.ts';
+import { generateCollections } from '../../src/generate/generate-collections.ts';
+import { simplePattern } from '../../src/generate/simple-pattern.ts';
+import { readDeclarations } from '../../src/resources/declarations.ts';
+import { loadSpec } from '../../src/spec/load-spec.ts';
+import { memoryIo } from '../helpers/memory-io.ts';
+
+const billing = fileURLToPath(new URL('../../examples/billing/openapi.yaml', import.meta.url));
+
+describe('simplePattern', () => {
+  it.each([
+    '^inv_[0-9a-z]{6}$',
+    '^[A-Z]{2}[0-9A-Z]{8,12}$',
+    '^\\d{3}-\\d{2,4}$',
+    '^[a-f0-9]+$',
+    'ab?c*\\.\\w{2}',
+    '^[-_a-z]{1,3}$',
+  ])('reads %s, and text made from it matches it', (pattern) => {
+    const atoms = simplePattern(pattern);
+    expect(atoms).toBeDefined();
+    const regex = new RegExp(pattern, 'u');
+    for (let seed = 0; seed < 50; seed++) {
+      const text = (atoms ?? [])
+        .map((atom) =>
+          (atom.characters[seed % atom.characters.length] ?? '').repeat(
+            atom.min + (seed % (atom.max - atom.min + 1)),
+          ),
+        )
+        .join('');
+      expect(regex.test(text), `${pattern} ~ ${text}`).toBe(true);
+    }
+  });
+
+  it.each(['^(a|b)$', '^[^a]$', '^\\s+$', '^a{2,1}$', '(?=x)'])('does not read %s', (pattern) => {
+    expect(simplePattern(pattern)).toBeUndefined();
+  });
+});
+
+describe('generated records', () => {
+  it('are valid by their schemas, keyed uniquely, referring to existing keys, the same for a seed', async () => {
+    const declarations = readDeclarations(await loadSpec(billing));
+    const collections = [...declarations.collections.values()];
+    const make = (seed: number) => {
+      const result = generateCollections(collections, 400, seed);
+      if (!('records' in result)) throw new Error(JSON.stringify(result.issues));
+      return Object.fromEntries(collections.map((c) => [c.name, [...result.records(c.name)]]));
+    };
+    const data = make(3);
+    const ajv = new Ajv2020({ strict: false });
+    addFormats.default(ajv);
+    for (const collection of collections) {
+      const validate = ajv.compile(collection.record);
+      const records = data[collection.name] ?? [];
+      expect(records).toHaveLength(400);
+      for (const record of records)
+        expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
+      expect(new Set(records.map((record) => record[collection.key])).size).toBe(400);
+    }
+    const customers = new Set((data['customers'] ?? []).map((customer) => customer['id']));
+    expect((data['invoices'] ?? []).every((invoice) => customers.has(invoice['customer_id']))).toBe(
+      true,
+    );
+    expect(make(3)).toStrictEqual(data);
+    expect(make(4)).not.toStrictEqual(data);
+  });
+
+  it('are refused, naming the field and its line, where a pattern is beyond the generator', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-generate-'));
+    await writeFile(
+      join(dir, 'openapi.yaml'),
+      [
+        'openapi: 3.1.0',
+        "info: { title: codes, version: '1' }",
+        'x-stockmock-collections:',
+        '  parts:',
+        '    key: id',
+        '    record:',
+        '      type: object',
+        '      required: [id, code]',
+        '      properties:',
+        '        id: { type: integer }',
+        "        code: { type: string, pattern: '^(AB|CD)-\\d+$' }",
+        'paths: {}',
+        '',
+      ].join('\n'),
+    );
+    const io = memoryIo(dir);
+    const code = await runMain(
+      ['fixtures', 'generate', '--spec', 'openapi.yaml', '--count', '5'],
+      io,
+    );
+    expect(code).not.toBe(0);
+    expect(io.err).toMatch(
+      /openapi\.yaml:11:\d+ x-stockmock-collections\.parts\.record\.properties\.code: .*pattern/,
+    );
+    expect(io.out).toBe('');
+  });
+});
