@@ -54,8 +54,9 @@ const TOKENS = { status: 'bench-status-token', quantity: 'bench-quantity-token' 
 /** The two settings each workload is measured at: stockmock's default, and a quiet one. */
 const LOG_LEVELS = ['info', 'warn'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
-/** The workload of the example resource, beside the stock list's `status filter`. */
+/** The workloads of the example resources, beside the stock list's `status filter`. */
 const DECLARED_WORKLOAD = 'warehouses, region filter';
+const BILLING_WORKLOAD = 'billing, filtered and sorted';
 /** The example resource is measured at the largest size up to this. */
 const LARGEST_DECLARED = 100_000;
 /** Start-ups through `npx stockmock serve` per size; the median is reported. */
@@ -205,8 +206,11 @@ try {
     }
   }
   const declaredSize = Math.max(...SIZES.filter((size) => size <= LARGEST_DECLARED));
-  if (Number.isFinite(declaredSize) && (ONLY === undefined || ONLY.includes(DECLARED_WORKLOAD))) {
-    await measureDeclaredResource(declaredSize);
+  for (const example of [warehousesExample(), billingExample()]) {
+    const name = example.workload.name;
+    if (Number.isFinite(declaredSize) && (ONLY === undefined || ONLY.includes(name))) {
+      await measureDeclaredResource(example, declaredSize);
+    }
   }
   const markdown = renderMarkdown();
   process.stdout.write(`\n${markdown}`);
@@ -216,49 +220,103 @@ try {
   await rm(scratch, { recursive: true, force: true });
 }
 
-/**
- * The example resource (examples/warehouses/), declared in its spec alone, at `size` records:
- * its filtered list, paged as the stock list's status filter is, against the bare server in the
- * same rounds. The build before declared resources cannot serve it: no previous column.
- */
-async function measureDeclaredResource(size: number): Promise<void> {
-  const fixture = join(scratch, `warehouses-${String(size)}.yaml`);
-  const regions = ['north', 'south', 'east', 'west'];
-  const cities = ['Oslo', 'Bergen', 'Málaga', 'Lyon', 'Kraków', 'Gdańsk', 'Nantes', 'Sevilla'];
-  const kinds = ['Central', 'Harbour', 'Airport', 'Rail', 'Cold Store', 'Cross-dock'];
-  const random = seededRandom(5);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  let text = 'warehouses:\n';
-  for (let id = 1; id <= size; id++) {
-    const city = pick(cities);
-    text += formatFixtureLine({
-      id,
-      name: `${city} ${pick(kinds)} ${String(id)}`,
-      city,
-      region: pick(regions),
-      capacity: Math.floor(random() * 9000),
-      manager: pick(['A. Berg', 'M. Nowak', 'L. García']),
-    });
-  }
-  await writeFile(fixture, text);
-  const workload: NamedWorkload = {
-    name: DECLARED_WORKLOAD,
-    level: 'staff',
-    token: 'bench-staff-token',
-    paths: regions.map((region) => `/v1/warehouses?region=${region}&page=2`),
+/** An example served from its spec alone: its data at a size, and its workload. */
+interface DeclaredExample {
+  readonly spec: string;
+  readonly workload: NamedWorkload;
+  /** Writes `size` records of its data, and says where. */
+  fixture(size: number): Promise<string>;
+}
+
+/** examples/warehouses/: a region filter, paged as the stock list's status filter is. */
+function warehousesExample(): DeclaredExample {
+  return {
+    spec: join(root, 'examples/warehouses/openapi.yaml'),
+    workload: {
+      name: DECLARED_WORKLOAD,
+      level: 'staff',
+      token: 'bench-staff-token',
+      paths: ['north', 'south', 'east', 'west'].map(
+        (region) => `/v1/warehouses?region=${region}&page=2`,
+      ),
+    },
+    async fixture(size) {
+      const fixture = join(scratch, `warehouses-${String(size)}.yaml`);
+      const regions = ['north', 'south', 'east', 'west'];
+      const cities = ['Oslo', 'Bergen', 'Málaga', 'Lyon', 'Kraków', 'Gdańsk', 'Nantes', 'Sevilla'];
+      const kinds = ['Central', 'Harbour', 'Airport', 'Rail', 'Cold Store', 'Cross-dock'];
+      const random = seededRandom(5);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+      let text = 'warehouses:\n';
+      for (let id = 1; id <= size; id++) {
+        const city = pick(cities);
+        text += formatFixtureLine({
+          id,
+          name: `${city} ${pick(kinds)} ${String(id)}`,
+          city,
+          region: pick(regions),
+          capacity: Math.floor(random() * 9000),
+          manager: pick(['A. Berg', 'M. Nowak', 'L. García']),
+        });
+      }
+      await writeFile(fixture, text);
+      return fixture;
+    },
   };
+}
+
+/**
+ * examples/billing/: string keys, its own envelope, any of two statuses, a decimal range, and a
+ * sort of one or two keys, page 2; the data from `fixtures generate --spec` (invoices and
+ * customers, `size` of each).
+ */
+function billingExample(): DeclaredExample {
+  return {
+    spec: join(root, 'examples/billing/openapi.yaml'),
+    workload: {
+      name: BILLING_WORKLOAD,
+      level: 'support',
+      token: 'bench-support-token',
+      paths: [
+        '/v1/invoices?status=open,paid&sort=-amount&page=2',
+        '/v1/invoices?status=void&sort=due_on,-issued_at&page=2',
+        '/v1/invoices?amount_min=100&amount_max=900.5&sort=issued_at&page=2',
+        '/v1/invoices?recurring=true&sort=-amount,issued_at&page=2',
+      ],
+    },
+    async fixture(size) {
+      const fixture = join(scratch, `billing-${String(size)}.yaml`);
+      execFileSync(process.execPath, [
+        join(root, 'bin/stockmock.js'),
+        ...['fixtures', 'generate', '--spec', join(root, 'examples/billing/openapi.yaml')],
+        ...['--count', String(size), '--seed', '3', '--out', fixture],
+      ]);
+      return fixture;
+    },
+  };
+}
+
+/**
+ * An example resource, declared in its spec alone, at `size` records: its workload against the
+ * bare server in the same rounds. Builds before declared resources cannot serve it: no previous
+ * column.
+ */
+async function measureDeclaredResource(example: DeclaredExample, size: number): Promise<void> {
+  const fixture = await example.fixture(size);
+  const { workload } = example;
+  const slug = workload.name.split(',')[0] ?? workload.name;
   for (const logLevel of LOG_LEVELS) {
-    const configFile = join(scratch, `warehouses-${logLevel}.yaml`);
+    const configFile = join(scratch, `${slug}-${logLevel}.yaml`);
     await writeFile(
       configFile,
-      `spec: ${join(root, 'examples/warehouses/openapi.yaml')}\nfixtures: ${fixture}\nlogLevel: ${logLevel}\ntokens:\n  - { token: ${workload.token}, level: staff }\n`,
+      `spec: ${example.spec}\nfixtures: ${fixture}\nlogLevel: ${logLevel}\ntokens:\n  - { token: ${workload.token}, level: ${workload.level} }\n`,
     );
     const port = await freePort();
     const mock = await startServer(
       ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
       `http://127.0.0.1:${String(port)}`,
     );
-    const bodiesFile = join(scratch, 'bodies-warehouses.json');
+    const bodiesFile = join(scratch, `bodies-${slug}.json`);
     await writeFile(bodiesFile, JSON.stringify([await sampleBody(mock.url, workload)]));
     const bare = await startBare(bodiesFile, logLevel);
     try {
@@ -267,7 +325,7 @@ async function measureDeclaredResource(size: number): Promise<void> {
       const row = await compare(workload, mock, `${bare.url}/0`, bare, undefined);
       rows.push({ size, log: logLevel, ...row });
       log(
-        `\n${size.toLocaleString('en')} warehouses, logLevel ${logLevel}: ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare`,
+        `\n${size.toLocaleString('en')} records, ${workload.name}, logLevel ${logLevel}: ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare`,
       );
     } finally {
       mock.child.kill('SIGTERM');
