@@ -155,8 +155,9 @@ export function dataOperations(
               : { order: served.labelOrder }),
           },
         );
+        const part = JSON.stringify([query.conditions, caseSensitive]);
         const page = paginate(
-          order === undefined ? selection : served.engine.sort(selection, order),
+          order === undefined ? selection : served.engine.sort(selection, order, part),
           query.page,
         );
         if (rules.pastTheEnd === 'not-found' && page.page > page.lastPage) {

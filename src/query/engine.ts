@@ -22,8 +22,11 @@ export type { IndexPlan } from './engine-index.ts';
 export interface QueryEngine {
   /** The records that meet every condition, as positions in key order. */
   select(conditions: readonly Condition[]): Selection;
-  /** A selection in key order, ordered by the keys (ties stay in key order). */
-  sort(selection: Selection, keys: readonly SortKey[]): Selection;
+  /**
+   * A selection in key order, ordered by the keys (ties stay in key order). `part` names the
+   * selection (its conditions and rules): the same name must always mean the same positions.
+   */
+  sort(selection: Selection, keys: readonly SortKey[], part: string): Selection;
 }
 
 /**

@@ -108,8 +108,10 @@ interface Engine {
   readonly matches: BoundedCache<Match>;
   /** The ranked columns of the fields lists sort by, made on first use. */
   readonly ranked: Map<string, RankedColumn>;
-  /** Whole collections in the orders asked for twice, by their keys. */
+  /** Whole collections in the orders asked for, by their keys. */
   readonly orders: BoundedCache<Int32Array>;
+  /** Parts of the collection (a filter's matches) in an order, kept from their second asking on. */
+  readonly sortedParts: BoundedCache<Int32Array>;
   /** Shared by every listing of several conditions: listing is synchronous. */
   scratch?: Scratch;
 }
@@ -154,7 +156,8 @@ export function createIndexedEngine(
     exact,
     matches: new BoundedCache<Match>({ admitOnSecondSight: true }),
     ranked: new Map(),
-    orders: new BoundedCache<Int32Array>({
+    orders: new BoundedCache<Int32Array>({ maxItems: CACHED_ORDER_POSITIONS }),
+    sortedParts: new BoundedCache<Int32Array>({
       admitOnSecondSight: true,
       maxItems: CACHED_ORDER_POSITIONS,
     }),
@@ -162,13 +165,13 @@ export function createIndexedEngine(
   const ranks = data.ranks;
   return {
     select: (conditions) => select(engine, conditions),
-    sort: (selection, keys) => sort(engine, ranks, selection, keys),
+    sort: (selection, keys, part) => sort(engine, ranks, selection, keys, part),
   };
 }
 
 /**
- * Whole collections in sorted order, kept: 4 bytes a record, so at most four orders of a million
- * records. A filtered selection is sorted anew (its page is one of many).
+ * Whole collections in sorted order, and the sorted parts of them, each kept up to this many
+ * positions: 4 bytes a record, so four orders of a million records.
  */
 const CACHED_ORDER_POSITIONS = 4_000_000;
 
@@ -184,6 +187,7 @@ function sort(
   ranks: Readonly<Record<string, Int32Array>>,
   selection: Selection,
   keys: readonly SortKey[],
+  part: string,
 ): Selection {
   const { source } = engine;
   const fieldRanks = (field: string): RankedColumn => {
@@ -200,17 +204,44 @@ function sort(
     }
     return [column, key] as const;
   });
+  const orderKey = JSON.stringify(keys);
   const whole = selection.total === source.size;
-  const cacheKey = JSON.stringify(keys);
-  if (whole) {
-    const known = engine.orders.get(cacheKey);
-    if (known !== undefined) return slicesOf(known);
+  const wholeOrder = (): Int32Array => {
+    let order = engine.orders.get(orderKey);
+    if (order === undefined) {
+      order = sortPositions(undefined, source.size, columns);
+      engine.orders.set(orderKey, order);
+    }
+    return order;
+  };
+  if (whole) return slicesOf(wholeOrder());
+  // A part of the list, sorted once and kept from its second asking on: a client pages through
+  // one sorted result, and each page would sort it anew.
+  const partKey = `${orderKey} ${part}`;
+  const known = engine.sortedParts.get(partKey);
+  if (known !== undefined) return slicesOf(known);
+  const positions = selection.slice(0, selection.total);
+  // A large part is read off the whole order (one pass, marks), a small one sorted on its own.
+  let sorted: Int32Array;
+  if (positions.length * SORT_OWN_BELOW < source.size) {
+    sorted = sortPositions(positions, source.size, columns);
+  } else {
+    const kept = new Uint8Array(source.size);
+    for (const position of positions) kept[position] = 1;
+    sorted = new Int32Array(positions.length);
+    let next = 0;
+    for (const position of wholeOrder()) if (kept[position] === 1) sorted[next++] = position;
   }
-  const positions = whole ? undefined : selection.slice(0, selection.total);
-  const sorted = sortPositions(positions, source.size, columns);
-  if (whole) engine.orders.set(cacheKey, sorted);
+  engine.sortedParts.set(partKey, sorted);
   return slicesOf(sorted);
 }
+
+/**
+ * A part smaller than a sixteenth of the list is sorted on its own; a larger one is read off the
+ * whole order, one pass over the collection (measured at 100 000 invoices: sorting half of them
+ * anew on each request served 500 requests a second).
+ */
+const SORT_OWN_BELOW = 16;
 
 function select(engine: Engine, conditions: readonly Condition[]): Selection {
   const { source } = engine;
@@ -291,6 +322,12 @@ function selectByFields(engine: Engine, conditions: readonly Condition[]): Selec
     // Resolved only when the cache cannot answer: a broad needle's names are many to add up.
     let resolved: Resolved | undefined;
     return selectBySet(engine, keyOf(single), () => (resolved ??= resolve(engine, single)));
+  }
+  if (conditions.length > 1) {
+    // Kept matches first: resolving a range reads every value it accepts (60 000 distinct
+    // amounts, 2.7 ms), which a kept answer needs none of.
+    const cached = engine.matches.get(keyOfAll(conditions));
+    if (cached !== undefined) return slicesOf(cached.prefix);
   }
   const resolved: Resolved[] = [];
   for (const condition of conditions) {
@@ -484,15 +521,17 @@ function listSet(engine: Engine, resolved: Resolved, wanted: number): Int32Array
  * Several conditions: the records of the most selective one, kept where every other one holds,
  * listed whole (the total needs them all) and cached from the second asking on.
  */
+/** Several conditions' cache key: JSON arrays side by side, so one alone is never two of them. */
+function keyOfAll(conditions: readonly Condition[]): string {
+  return conditions.map(keyOf).sort().join(',');
+}
+
 function selectByAll(
   engine: Engine,
   conditions: readonly Condition[],
   resolved: readonly Resolved[],
 ): Selection {
-  // JSON arrays side by side: one key alone is never two of them.
-  const key = conditions.map(keyOf).sort().join(',');
-  const cached = engine.matches.get(key);
-  if (cached !== undefined) return slicesOf(cached.prefix);
+  const key = keyOfAll(conditions);
   const ordered = [...resolved].sort((a, b) => a.visited - b.visited);
   const [driver, ...others] = ordered as [Resolved, ...Resolved[]];
   // Each other condition as a flag per value of its field, set for the accepted ones.
