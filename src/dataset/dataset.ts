@@ -142,22 +142,23 @@ export function dataOperations(
       list(dataset, query) {
         const served = dataset.collection(declaration.collection);
         const { order } = query;
-        const selection = applyListRules(
-          served.engine.select(query.conditions),
-          query.conditions,
-          served.collection,
-          {
-            caseSensitive,
-            // A dataset holds a label order only where the order setting asks for one (its load
-            // plan), so the data decides; a sort the list declares comes first.
-            ...(served.labelOrder === undefined || order !== undefined
-              ? {}
-              : { order: served.labelOrder }),
-          },
-        );
+        const selection = () =>
+          applyListRules(
+            served.engine.select(query.conditions),
+            query.conditions,
+            served.collection,
+            {
+              caseSensitive,
+              // A dataset holds a label order only where the order setting asks for one (its load
+              // plan), so the data decides; a sort the list declares comes first.
+              ...(served.labelOrder === undefined || order !== undefined
+                ? {}
+                : { order: served.labelOrder }),
+            },
+          );
         const part = JSON.stringify([query.conditions, caseSensitive]);
         const page = paginate(
-          order === undefined ? selection : served.engine.sort(selection, order, part),
+          order === undefined ? selection() : served.engine.sort(selection, order, part),
           query.page,
         );
         if (rules.pastTheEnd === 'not-found' && page.page > page.lastPage) {

@@ -25,8 +25,10 @@ export interface QueryEngine {
   /**
    * A selection in key order, ordered by the keys (ties stay in key order). `part` names the
    * selection (its conditions and rules): the same name must always mean the same positions.
+   * The selection is asked for only when no sorted copy of it is kept: at a million records,
+   * selecting a filter's 400 000 matches again cost more than the page.
    */
-  sort(selection: Selection, keys: readonly SortKey[], part: string): Selection;
+  sort(selection: () => Selection, keys: readonly SortKey[], part: string): Selection;
 }
 
 /**

@@ -185,7 +185,7 @@ function keyRanks(size: number): RankedColumn {
 function sort(
   engine: Engine,
   ranks: Readonly<Record<string, Int32Array>>,
-  selection: Selection,
+  selectionOf: () => Selection,
   keys: readonly SortKey[],
   part: string,
 ): Selection {
@@ -205,6 +205,10 @@ function sort(
     return [column, key] as const;
   });
   const orderKey = JSON.stringify(keys);
+  const partKey = `${orderKey} ${part}`;
+  const known = engine.sortedParts.get(partKey);
+  if (known !== undefined) return slicesOf(known);
+  const selection = selectionOf();
   const whole = selection.total === source.size;
   const wholeOrder = (): Int32Array => {
     let order = engine.orders.get(orderKey);
@@ -217,9 +221,6 @@ function sort(
   if (whole) return slicesOf(wholeOrder());
   // A part of the list, sorted once and kept from its second asking on: a client pages through
   // one sorted result, and each page would sort it anew.
-  const partKey = `${orderKey} ${part}`;
-  const known = engine.sortedParts.get(partKey);
-  if (known !== undefined) return slicesOf(known);
   const positions = selection.slice(0, selection.total);
   // A large part is read off the whole order (one pass, marks), a small one sorted on its own.
   let sorted: Int32Array;
