@@ -20,6 +20,7 @@ import type {
   Views,
 } from '../resources/declarations.ts';
 import type { Collection } from './collection.ts';
+import { keepWrittenRecords } from './kept-records.ts';
 import { viewWriter, type RecordWriter } from './view-writer.ts';
 
 /** A collection as a load hands it over: its records, the engine's indexes, its label order. */
@@ -111,12 +112,24 @@ export function dataOperations(
   rules: ServingRules,
 ): ReadonlyMap<string, DataOperation> {
   const operations = new Map<string, DataOperation>();
+  // One writer per collection and view: a list and an item that show a record alike share
+  // the records kept of it.
+  const writers = new Map<string, RecordWriter>();
+  const writerOf = (collection: CollectionDeclaration, view: ViewDeclaration): RecordWriter => {
+    const key = JSON.stringify([collection.name, view]);
+    let writer = writers.get(key);
+    if (writer === undefined) {
+      writer = keepWrittenRecords(viewWriter(collection, view, rules));
+      writers.set(key, writer);
+    }
+    return writer;
+  };
   for (const [operationId, declaration] of declarations.operations) {
     if (declaration.kind !== 'list' && declaration.kind !== 'item') continue;
     const collection = declarations.collections.get(
       declaration.collection,
     ) as CollectionDeclaration;
-    const writerFor = levelWriters(collection, declaration.views, rules);
+    const writerFor = levelWriters(declaration.views, (view) => writerOf(collection, view));
     if (declaration.kind === 'item') {
       operations.set(operationId, {
         kind: 'item',
@@ -185,11 +198,9 @@ export function dataOperations(
 
 /** The writer of each access level's view; a level with no view is a wiring bug. */
 function levelWriters(
-  collection: CollectionDeclaration,
   views: Views,
-  rules: ServingRules,
+  write: (view: ViewDeclaration) => RecordWriter,
 ): (level: string | null) => RecordWriter {
-  const write = (view: ViewDeclaration) => viewWriter(collection, view, rules);
   if (views.kind === 'every') {
     const writer = write(views.view);
     return () => writer;

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { Collection } from '../../src/dataset/collection.ts';
+import { keepWrittenRecords } from '../../src/dataset/kept-records.ts';
+import type { RecordWriter } from '../../src/dataset/view-writer.ts';
+
+/** The store reads only a collection's size and identity. */
+function collectionOf(size: number): Collection {
+  return { size } as Collection;
+}
+
+/** A writer of fixed texts that counts its calls per position. */
+function countingWriter(texts: readonly string[]): { write: RecordWriter; calls: number[] } {
+  const calls = texts.map(() => 0);
+  return {
+    calls,
+    write: (_collection, position) => {
+      calls[position] = (calls[position] ?? 0) + 1;
+      return texts[position] as string;
+    },
+  };
+}
+
+const TEXTS = [
+  '{"id":1,"name":"plain"}',
+  '{"id":2,"name":"Bäckerei Müller, Jörð"}',
+  '{"id":3,"name":"astral 😀 𝄞"}',
+  '{"id":4,"name":"lone \uD800 surrogate"}',
+  '{"id":5,"name":"reversed pair \uDC00\uD800"}',
+];
+
+describe('kept records', () => {
+  it('reads back the text written, from the third writing on, without writing again', () => {
+    const { write, calls } = countingWriter(TEXTS);
+    const kept = keepWrittenRecords(write);
+    const collection = collectionOf(TEXTS.length);
+    for (let round = 0; round < 4; round++) {
+      TEXTS.forEach((text, position) => {
+        expect(kept(collection, position)).toBe(text);
+      });
+    }
+    // Written twice (the first time is not kept), then read; text a lone surrogate would not
+    // survive as UTF-8 is written every time.
+    expect(calls).toEqual([2, 2, 2, 4, 4]);
+  });
+
+  it('keeps each collection apart', () => {
+    const first = countingWriter(['{"a":1}', '{"a":2}']);
+    const second = countingWriter(['{"b":1}', '{"b":2}']);
+    const [a, b] = [collectionOf(2), collectionOf(2)];
+    const kept = keepWrittenRecords((collection, position) =>
+      collection === a ? first.write(a, position) : second.write(b, position),
+    );
+    for (let round = 0; round < 3; round++) {
+      expect(kept(a, 1)).toBe('{"a":2}');
+      expect(kept(b, 1)).toBe('{"b":2}');
+    }
+  });
+
+  it('spans several chunks and reads every record back as it was', () => {
+    const texts = Array.from(
+      { length: 3000 },
+      (_, n) => `{"id":${String(n)},"name":"${'é'.repeat(n % 37)}x${'z'.repeat(n % 11)}"}`,
+    );
+    const { write, calls } = countingWriter(texts);
+    const kept = keepWrittenRecords(write, { maxBytes: 1 << 20, chunkBytes: 4096 });
+    const collection = collectionOf(texts.length);
+    for (let round = 0; round < 3; round++) {
+      texts.forEach((text, position) => {
+        expect(kept(collection, position)).toBe(text);
+      });
+    }
+    expect(new Set(calls)).toEqual(new Set([2]));
+  });
+
+  it('writes records past its bound, and records longer than a chunk, every time', () => {
+    const texts = ['{"n":"aaaaaaaaaa"}', '{"n":"bbbbbbbbbb"}', `{"n":"${'c'.repeat(100)}"}`];
+    const { write, calls } = countingWriter(texts);
+    // Room for one record of 18 bytes, in chunks of 64.
+    const kept = keepWrittenRecords(write, { maxBytes: 30, chunkBytes: 64 });
+    const collection = collectionOf(texts.length);
+    for (let round = 0; round < 4; round++) {
+      texts.forEach((text, position) => {
+        expect(kept(collection, position)).toBe(text);
+      });
+    }
+    expect(calls).toEqual([2, 4, 4]);
+  });
+});
