@@ -155,25 +155,24 @@ export function dataOperations(
       list(dataset, query) {
         const served = dataset.collection(declaration.collection);
         const { order } = query;
-        const selection = () =>
-          applyListRules(
-            served.engine.select(query.conditions),
-            query.conditions,
-            served.collection,
-            {
-              caseSensitive,
-              // A dataset holds a label order only where the order setting asks for one (its load
-              // plan), so the data decides; a sort the list declares comes first.
-              ...(served.labelOrder === undefined || order !== undefined
-                ? {}
-                : { order: served.labelOrder }),
-            },
-          );
-        const part = JSON.stringify([query.conditions, caseSensitive]);
-        const page = paginate(
-          order === undefined ? selection() : served.engine.sort(selection, order, part),
-          query.page,
+        const listRules = {
+          caseSensitive,
+          // A dataset holds a label order only where the order setting asks for one (its load
+          // plan), so the data decides; a sort the list declares comes first.
+          ...(served.labelOrder === undefined || order !== undefined
+            ? {}
+            : { order: served.labelOrder }),
+        };
+        // The rules keep the order they are given: a declared sort's, or key order.
+        const selection = applyListRules(
+          order === undefined
+            ? served.engine.select(query.conditions)
+            : served.engine.sort(query.conditions, order),
+          query.conditions,
+          served.collection,
+          listRules,
         );
+        const page = paginate(selection, query.page);
         if (rules.pastTheEnd === 'not-found' && page.page > page.lastPage) {
           throw ProblemError.from(
             PROBLEMS.NOT_FOUND,

@@ -23,12 +23,11 @@ export interface QueryEngine {
   /** The records that meet every condition, as positions in key order. */
   select(conditions: readonly Condition[]): Selection;
   /**
-   * A selection in key order, ordered by the keys (ties stay in key order). `part` names the
-   * selection (its conditions and rules): the same name must always mean the same positions.
-   * The selection is asked for only when no sorted copy of it is kept: at a million records,
-   * selecting a filter's 400 000 matches again cost more than the page.
+   * The records that meet every condition, ordered by the keys (ties in key order). Selected
+   * and sorted together: many matches are read off a whole order built at load, without being
+   * listed first.
    */
-  sort(selection: () => Selection, keys: readonly SortKey[], part: string): Selection;
+  sort(conditions: readonly Condition[], keys: readonly SortKey[]): Selection;
 }
 
 /**

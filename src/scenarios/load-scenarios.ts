@@ -40,7 +40,7 @@ import {
 } from '../query/engine.ts';
 import { keyCount } from '../query/keys.ts';
 import { labelOrderOf, type LabelCollation } from '../query/list-rules.ts';
-import type { RankKind } from '../query/sort.ts';
+import { orderKeyOf, type RankKind, type SortKey } from '../query/sort.ts';
 import type { CollectionDeclaration, Declarations } from '../resources/declarations.ts';
 import { readSourceBytes, readSourceText, type ReadOptions } from '../source/read-source-text.ts';
 import type { YamlSource } from '../source/read-yaml-source.ts';
@@ -75,35 +75,66 @@ export function loadPlanOf(
   compatibility: Pick<Compatibility, 'order'>,
 ): LoadPlan {
   const collections = [...declarations.collections.values()];
-  const indexes: Record<
-    string,
-    { exact: Set<string>; contains: Set<string>; ranked: Record<string, RankKind> }
-  > = {};
+  interface Indexing {
+    readonly exact: Set<string>;
+    readonly contains: Set<string>;
+    readonly ranked: Record<string, RankKind>;
+    /** Whole orders by their names, so that each is built once. */
+    readonly orders: Map<string, readonly SortKey[]>;
+  }
+  const indexes: Record<string, Indexing> = {};
   for (const collection of collections) {
-    indexes[collection.name] = { exact: new Set(), contains: new Set(), ranked: {} };
+    indexes[collection.name] = {
+      exact: new Set(),
+      contains: new Set(),
+      ranked: {},
+      orders: new Map(),
+    };
   }
   for (const operation of declarations.operations.values()) {
     if (operation.kind !== 'list') continue;
     const plan = indexes[operation.collection];
     const key = declarations.collections.get(operation.collection)?.key;
+    if (plan === undefined) continue;
     for (const filter of operation.filters) {
       // A condition on the key is a lookup in the sorted keys: it needs no index.
       if (filter.field === key) continue;
       // Ranges read the same postings as exact values, in the values' numeric order.
-      plan?.[filter.match === 'contains' ? 'contains' : 'exact'].add(filter.field);
+      plan[filter.match === 'contains' ? 'contains' : 'exact'].add(filter.field);
     }
-    // The key needs no ranks: positions are in its order.
-    for (const [field, kind] of operation.sort?.fields ?? []) {
-      if (plan !== undefined && field !== key) plan.ranked[field] = kind;
+    // The key needs no ranks: positions are in its order. Each other field's orders, both
+    // ways, and the default order are built at load; an order of several fields asked for
+    // starts from its last field's.
+    const { sort } = operation;
+    for (const [field, kind] of sort?.fields ?? []) {
+      if (field === key) continue;
+      plan.ranked[field] = kind;
+      for (const descending of [false, true]) {
+        const order = [{ field, descending }];
+        plan.orders.set(orderKeyOf(order), order);
+      }
+    }
+    const byDefault = sort?.byDefault;
+    if (byDefault?.some(({ field }) => field !== key) === true) {
+      plan.orders.set(orderKeyOf(byDefault), byDefault);
     }
   }
   return {
     collections,
     indexes: Object.fromEntries(
-      Object.entries(indexes).map(([name, plan]) => [
-        name,
-        { exact: [...plan.exact], contains: [...plan.contains], ranked: plan.ranked },
-      ]),
+      collections.map(({ name, key }) => {
+        const plan = indexes[name] as Indexing;
+        return [
+          name,
+          {
+            exact: [...plan.exact],
+            contains: [...plan.contains],
+            ranked: plan.ranked,
+            orders: [...plan.orders.values()],
+            key,
+          },
+        ];
+      }),
     ),
     ...(compatibility.order === 'id'
       ? {}

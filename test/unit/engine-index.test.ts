@@ -110,9 +110,14 @@ describe('buildEngineIndexData', () => {
   it('leaves out a planned field that the columns lack', () => {
     const data = buildEngineIndexData(
       {},
-      { exact: ['a'], contains: ['b'], ranked: { c: 'number' } },
+      {
+        exact: ['a'],
+        contains: ['b'],
+        ranked: { c: 'number' },
+        orders: [[{ field: 'c', descending: true }]],
+      },
     );
-    expect(data).toStrictEqual({ exact: {}, contains: {}, ranks: {} });
+    expect(data).toStrictEqual({ exact: {}, contains: {}, ranks: {}, orders: {} });
   });
 });
 
@@ -121,10 +126,16 @@ describe('engineIndexBuffers', () => {
     const column = columnOf(['"Oak table"', '"Oak stool"', '3'], [0, 1, 2, -1, 0]);
     const data = buildEngineIndexData(
       { name: column, size: column },
-      { exact: ['size'], contains: ['name'], ranked: { size: 'number' } },
+      {
+        exact: ['size'],
+        contains: ['name'],
+        ranked: { size: 'number' },
+        orders: [[{ field: 'size', descending: true }], [{ field: 'size', descending: false }]],
+      },
     );
     const arrays = [
       ...Object.values(data.ranks),
+      ...Object.values(data.orders),
       ...Object.values(data.exact).flatMap((index) => [
         index.postings.positions,
         index.postings.starts,

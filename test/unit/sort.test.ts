@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { byCodePoints } from '../helpers/code-points.ts';
 import { buildCollection } from '../../src/dataset/build-collection.ts';
@@ -15,10 +16,11 @@ import { collectionFromData } from '../../src/dataset/collection.ts';
 import { buildEngineIndexData } from '../../src/query/engine-index.ts';
 import { createIndexedEngine, SERVING_TUNING } from '../../src/query/indexed-engine.ts';
 import { keyAt } from '../../src/query/keys.ts';
-import { slicesOf } from '../../src/query/selection.ts';
+import type { Condition } from '../../src/query/query.ts';
 import { rankCount, sortPositions, type SortKey } from '../../src/query/sort.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
 import { readDeclarations } from '../../src/resources/declarations.ts';
+import { loadPlanOf } from '../../src/scenarios/load-scenarios.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { itemsDeclaration } from '../helpers/datasets.ts';
 
@@ -27,6 +29,8 @@ const DECLARATION = itemsDeclaration({
   at: 'date',
   name: 'string',
   paid: 'boolean',
+  group: 'integer',
+  tag: 'string',
 });
 type Field = 'amount' | 'at' | 'name' | 'paid' | 'id';
 
@@ -47,12 +51,16 @@ const arbitraryRecords = fc
         at: arbitraryAt,
         name: fc.constantFrom('a', 'B', 'b', 'é', '\u{1f600}', '\uff5e', 'ab', ''),
         paid: fc.boolean(),
+        // Filtered on: groups of a few records each (a filter of few matches is sorted on its
+        // own, one of many read off the whole order), and tags a `contains` needle finds in part.
+        group: fc.integer({ min: 0, max: 39 }),
+        tag: fc.constantFrom('red', 'Red oak', 'green', 'oaken', ''),
       },
       { requiredKeys: [] },
     ),
-    { maxLength: 80 },
+    { minLength: 20, maxLength: 120 },
   )
-  .map((records) => records.map((record, index) => ({ id: (index * 7) % 101, ...record })))
+  .map((records) => records.map((record, index) => ({ id: (index * 7) % 211, ...record })))
   .map((records) => [...new Map(records.map((record) => [record.id, record])).values()]);
 
 const arbitraryKeys = fc
@@ -63,6 +71,35 @@ const arbitraryKeys = fc
   .chain((fields) =>
     fc.tuple(...fields.map((field) => fc.boolean().map((descending) => ({ field, descending })))),
   );
+
+/** A filter as a list declares one, and whether a record meets it, by definition. */
+interface Filter {
+  readonly condition: Condition;
+  readonly holds: (row: Row) => boolean;
+}
+
+const arbitraryFilters: fc.Arbitrary<Filter[]> = fc.array(
+  fc.oneof(
+    fc.integer({ min: 0, max: 39 }).map((group): Filter => ({
+      condition: { field: 'group', match: 'exact', value: group },
+      holds: (row) => row['group'] === group,
+    })),
+    fc.integer({ min: 0, max: 39 }).map((group): Filter => ({
+      condition: { field: 'group', match: 'min', value: group },
+      holds: (row) => typeof row['group'] === 'number' && row['group'] >= group,
+    })),
+    fc.constantFrom('oak', 'RED', 'e').map((needle): Filter => ({
+      condition: { field: 'tag', match: 'contains', value: needle },
+      holds: (row) =>
+        typeof row['tag'] === 'string' && row['tag'].toLowerCase().includes(needle.toLowerCase()),
+    })),
+    fc.integer({ min: 0, max: 120 }).map((id): Filter => ({
+      condition: { field: 'id', match: 'max', value: id },
+      holds: (row) => row.id <= id,
+    })),
+  ),
+  { maxLength: 2 },
+);
 
 type Row = Readonly<Record<string, unknown>> & { readonly id: number };
 
@@ -90,42 +127,44 @@ function definition(rows: readonly Row[], keys: readonly SortKey[]): number[] {
 }
 
 describe('sorting by declared fields', () => {
-  it('orders as the definition does, the whole list and a part of it, twice over', () => {
+  it('orders as the definition does, the whole list and filtered ones, twice over', () => {
     fc.assert(
       fc.property(
         arbitraryRecords,
         arbitraryKeys,
-        fc.integer({ min: 0, max: 24 }),
-        (rows, keys, every) => {
+        arbitraryFilters,
+        fc.boolean(),
+        (rows, keys, filters, builtAtLoad) => {
           const collection = collectionFromData(buildCollection(DECLARATION, 's.yaml', rows));
-          const engine = createIndexedEngine(
-            collection,
-            buildEngineIndexData(collection.data.columns, {
-              exact: [],
-              contains: [],
-              ranked: { amount: 'number', at: 'date', name: 'text', paid: 'boolean' },
-            }),
-            SERVING_TUNING,
-          );
-          const sortedIds = (positions: readonly number[] | undefined) => {
-            const selection =
-              positions === undefined
-                ? slicesOf(Array.from({ length: collection.size }, (_, i) => i))
-                : slicesOf(positions);
-            // The part's name: the same name must mean the same positions (it is kept by it).
-            const part = positions === undefined ? 'all' : `every ${String(every + 1)}`;
-            const sorted = engine.sort(() => selection, keys, part);
+          // Whole orders built at load as a declaration's are (each field both ways, and a
+          // default of several), or none: every order sorted when first asked for.
+          const fields = ['amount', 'at', 'name', 'paid', 'id'] as const;
+          const orders = builtAtLoad
+            ? [
+                ...fields.flatMap((field) =>
+                  [false, true].map((descending) => [{ field, descending }]),
+                ),
+                [
+                  { field: 'paid', descending: true },
+                  { field: 'amount', descending: false },
+                ],
+              ]
+            : undefined;
+          const plan = {
+            exact: ['group'],
+            contains: ['tag'],
+            ranked: { amount: 'number', at: 'date', name: 'text', paid: 'boolean' } as const,
+            ...(orders === undefined ? {} : { orders, key: 'id' }),
+          };
+          const data = buildEngineIndexData(collection.data.columns, plan);
+          const engine = createIndexedEngine(collection, data, SERVING_TUNING);
+          const sortedIds = (conditions: readonly Condition[]) => {
+            const sorted = engine.sort(conditions, keys);
             return sorted
               .slice(0, sorted.total)
               .map((position) => keyAt(collection.keys, position));
           };
-          const inOrder = [...rows].sort((a, b) => a.id - b.id);
           // Each way of sorting, forced: counting, and comparing.
-          const data = buildEngineIndexData(collection.data.columns, {
-            exact: [],
-            contains: [],
-            ranked: { amount: 'number', at: 'date', name: 'text', paid: 'boolean' },
-          });
           const columns = keys.map((key) => {
             if (key.field === 'id') {
               const identity = Int32Array.from({ length: collection.size }, (_, i) => i);
@@ -141,23 +180,16 @@ describe('sorting by declared fields', () => {
               Array.from(sorted, (position) => keyAt(collection.keys, position)),
             ).toStrictEqual(definition(rows, keys));
           }
+          const conditions = filters.map(({ condition }) => condition);
+          const matching = rows.filter((row) => filters.every((filter) => filter.holds(row)));
+          // Twice: the second time from what the first kept.
           for (let round = 0; round < 2; round++) {
-            expect(sortedIds(undefined)).toStrictEqual(definition(rows, keys));
-            // Every `every`-th record: a part read off the whole order, or, a sixteenth or less of
-            // the list, sorted on its own.
-            const part = inOrder.flatMap((_, position) =>
-              every > 0 && position % (every + 1) === 0 ? [position] : [],
-            );
-            expect(sortedIds(part)).toStrictEqual(
-              definition(
-                part.map((position) => inOrder[position] as Row),
-                keys,
-              ),
-            );
+            expect(sortedIds([])).toStrictEqual(definition(rows, keys));
+            expect(sortedIds(conditions)).toStrictEqual(definition(matching, keys));
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 });
@@ -236,5 +268,32 @@ describe('a sort declaration that cannot be served is refused at start', () => {
     const issue = issues.find((candidate) => candidate.field === field);
     expect(issue?.message, JSON.stringify(issues)).toContain(message);
     expect(issue?.at?.line).toBe(14);
+  });
+});
+
+describe('whole orders built at load', () => {
+  it("are each sort field's, both ways, and the default order, once each", async () => {
+    const spec = await loadSpec(
+      join(fileURLToPath(new URL('../../', import.meta.url)), 'examples/billing/openapi.yaml'),
+    );
+    const plan = loadPlanOf(readDeclarations(spec), { order: 'id' });
+    const names = (plan.indexes['invoices']?.orders ?? []).map((keys) =>
+      keys.map(({ field, descending }) => `${descending ? '-' : ''}${field}`).join(','),
+    );
+    // The example's list sorts by issued_at, amount, due_on and status, -issued_at by default.
+    expect(names.sort()).toStrictEqual(
+      [
+        'issued_at',
+        '-issued_at',
+        'amount',
+        '-amount',
+        'due_on',
+        '-due_on',
+        'status',
+        '-status',
+      ].sort(),
+    );
+    // Customers sort by name and created_at, with no default.
+    expect(plan.indexes['customers']?.orders?.length).toBe(4);
   });
 });
