@@ -1,4 +1,4 @@
-/** @module Fixture YAML, written a line per product so that a million products stream out and load fast. */
+/** @module Fixture YAML, written a line per record so that a million records stream out and load fast. */
 
 export const FIXTURE_HEADER = 'products:\n';
 
@@ -6,13 +6,11 @@ export const FIXTURE_HEADER = 'products:\n';
 export const GENERATED_BYTES_PER_RECORD = 175;
 
 /**
- * One product as a JSON object, which is also a YAML flow mapping: the file is YAML like any
+ * One record as a JSON object, which is also a YAML flow mapping: the file is YAML like any
  * fixture, and stockmock reads this layout with JSON.parse, ten times faster than a YAML parser
- * (src/source/json-line-fixture.ts).
+ * (src/source/json-line-fixture.ts). Written by JSON.stringify whole: member by member, the
+ * line took a third of generating a million invoices.
  */
-export function formatFixtureLine(product: Readonly<Record<string, unknown>>): string {
-  const fields = Object.entries(product)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`);
-  return `  - {${fields.join(', ')}}\n`;
+export function formatFixtureLine(record: Readonly<Record<string, unknown>>): string {
+  return `  - ${JSON.stringify(record)}\n`;
 }

@@ -19,6 +19,9 @@ export function createAjv(options: { ownSchemas?: boolean } = {}): Ajv2020 {
     // Only a value's own members count: a record without an optional field `toString` lacks it,
     // whatever Object.prototype has.
     ownProperties: true,
+    // A multiple within rounding: 0.15 / 0.05 is 2.9999999999999996 in binary, and 0.15 is a
+    // multiple of 0.05 to the person who wrote both.
+    multipleOfPrecision: 9,
     validateSchema: options.ownSchemas !== true,
   });
   addFormats.default(ajv);

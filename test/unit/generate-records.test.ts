@@ -76,6 +76,67 @@ describe('generated records', () => {
     expect(make(4)).not.toStrictEqual(data);
   });
 
+  it('hold numbers that are multiples of their step, written with its decimals, and real dates', async () => {
+    // Each step and its bound (written 1e-7, the smallest one's quotients stay small).
+    const steps = [0.25, 0.05, 0.1, 1e-7, 3, 0.001];
+    const decimals = [2, 2, 1, 7, 0, 3];
+    const bound = (step: number) => (step < 1e-6 ? 0.001 : 50);
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-generate-'));
+    await writeFile(
+      join(dir, 'openapi.yaml'),
+      [
+        'openapi: 3.1.0',
+        "info: { title: steps, version: '1' }",
+        'x-stockmock-collections:',
+        '  readings:',
+        '    key: id',
+        '    record:',
+        '      type: object',
+        `      required: [id, on, at, amount, ${steps.map((_, n) => `s${String(n)}`).join(', ')}]`,
+        '      properties:',
+        '        id: { type: integer }',
+        '        on: { type: string, format: date }',
+        '        at: { type: string, format: date-time }',
+        '        amount: { type: number }',
+        ...steps.map(
+          (step, n) =>
+            `        s${String(n)}: { type: number, minimum: -${String(bound(step))}, maximum: ${String(bound(step))}, multipleOf: ${String(step)} }`,
+        ),
+        'paths: {}',
+        '',
+      ].join('\n'),
+    );
+    const declarations = readDeclarations(await loadSpec(join(dir, 'openapi.yaml')));
+    const result = generateCollections([...declarations.collections.values()], 2000, 9);
+    if (!('records' in result)) throw new Error(JSON.stringify(result.issues));
+    const records = [...result.records('readings')];
+    // Spread over their range, not stuck on one multiple.
+    steps.forEach((_, n) => {
+      expect(new Set(records.map((record) => record[`s${String(n)}`])).size).toBeGreaterThan(10);
+    });
+    for (const record of records) {
+      steps.forEach((step, n) => {
+        const value = record[`s${String(n)}`] as number;
+        expect(Math.abs(value)).toBeLessThanOrEqual(bound(step));
+        expect(
+          Math.abs(value / step - Math.round(value / step)),
+          `${String(value)} / ${String(step)}`,
+        ).toBeLessThan(1e-9);
+        // Written as the decimal it is: 0.3, never 0.30000000000000004.
+        expect(value).toBe(Number(value.toFixed(decimals[n])));
+      });
+      // Amounts: a hundredth at most.
+      const amount = record['amount'] as number;
+      expect(amount).toBe(Number(amount.toFixed(2)));
+      const on = record['on'] as string;
+      expect(on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(new Date(`${on}T00:00:00Z`).toISOString().slice(0, 10)).toBe(on);
+      const at = record['at'] as string;
+      expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      expect(new Date(at).toISOString().replace('.000Z', 'Z')).toBe(at);
+    }
+  });
+
   it('are refused, naming the field and its line, where a pattern is beyond the generator', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stockmock-generate-'));
     await writeFile(
