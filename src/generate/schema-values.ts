@@ -10,6 +10,7 @@ import { Faker, base, en } from '@faker-js/faker';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { seededRandom } from '../util/seeded-random.ts';
 import { simplePattern, type PatternAtom } from './simple-pattern.ts';
+import { decimalsOf } from '../util/decimals.ts';
 
 type Schema = OpenAPIV3_1.SchemaObject;
 
@@ -157,13 +158,6 @@ function numberMaker(schema: Schema, type: 'integer' | 'number', field: string):
   const scale = 10 ** decimalsOf(step);
   const units = Math.round(step * scale);
   return (random) => ((from + Math.floor(random() * (to - from + 1))) * units) / scale;
-}
-
-/** How many decimals a number is written with: 2 for 0.25, 7 for 1e-7. */
-function decimalsOf(value: number): number {
-  const [digits = '', exponent = '0'] = String(value).split('e');
-  const fraction = (digits.split('.')[1] ?? '').length;
-  return Math.max(0, fraction - Number(exponent));
 }
 
 /** What a number of this name usually is, where the schema gives no bounds. */

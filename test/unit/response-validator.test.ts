@@ -76,3 +76,23 @@ describe('oneOf of the two stock shapes (the shipped spec)', () => {
     expect(await findingsFor(await shippedSpecOnce(), '/v1/stock/1', single(data))).not.toEqual([]);
   });
 });
+
+describe('multipleOf a decimal step', () => {
+  // 0.15 / 0.05 is 2.9999999999999996 in binary: a service that sends 0.15 is right.
+  it.each([[{ price: 0.15 }], [{ price: 0.7, lines: [0.3, 0.7, 1.1] }], [{ price: 19.95 }]])(
+    'accepts %j',
+    async (body) => {
+      expect(
+        await findingsFor(await loadSpec(specFile('decimal-multiple.yaml')), '/thing', body),
+      ).toEqual([]);
+    },
+  );
+  it.each([[{ price: 0.16 }], [{ price: 0.15, lines: [0.3, 0.35] }], [{ price: 0.1501 }]])(
+    'rejects %j',
+    async (body) => {
+      expect(
+        await findingsFor(await loadSpec(specFile('decimal-multiple.yaml')), '/thing', body),
+      ).not.toEqual([]);
+    },
+  );
+});
