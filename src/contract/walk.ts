@@ -253,6 +253,11 @@ export interface WalkOptions {
 /**
  * Requests `path` and follows `links.next` until it is null, a page fails, or a link repeats.
  * A page after the first that is empty means `next` was not null at the end of the list.
+ *
+ * An envelope that places no links (`{items, total}`) is walked by page number, as its clients
+ * page: `page=2`, `page=3`, … until a page holds fewer items than the first, or the declared
+ * total is reached. There an empty page ends the list without fault: a client cannot know the
+ * last page was full.
  */
 export async function walk(
   client: TargetClient,
@@ -282,6 +287,19 @@ export async function walk(
     if (isFailure(page)) {
       failures.push(page);
       break;
+    }
+    const byNumber = options.envelope?.kind === 'object' && options.envelope.links === undefined;
+    if (byNumber) {
+      const fault = pageNumberFault(page, pages);
+      if (fault !== undefined) {
+        failures.push(fault);
+        break;
+      }
+      pages.push(page);
+      items += page.data.length;
+      if (isLastByNumber(page, pages, items)) break;
+      next = withPage(path, pages.length + 1);
+      continue;
     }
     if (pages.length > 0 && page.data.length === 0) {
       failures.push(
@@ -313,6 +331,46 @@ export async function walk(
     next = followed;
   }
   return { pages, items: pages.flatMap((page) => page.data), failures, complete };
+}
+
+/**
+ * Why a page asked for by number is wrong: the same items as the page before (the `page`
+ * parameter was not read), or more items than the first page held.
+ */
+function pageNumberFault(page: ListPage, before: readonly ListPage[]): Failure | undefined {
+  const [first] = before;
+  const last = before.at(-1);
+  if (first === undefined || last === undefined) return undefined;
+  if (page.data.length > first.data.length) {
+    return failureOf(
+      page.exchange,
+      `Page ${String(before.length + 1)} holds ${String(page.data.length)} items, more than the first page's ${String(first.data.length)}`,
+      `at most ${String(first.data.length)} items, the page size`,
+    );
+  }
+  if (page.data.length > 0 && JSON.stringify(page.data) === JSON.stringify(last.data)) {
+    return failureOf(
+      page.exchange,
+      `Page ${String(before.length + 1)} repeats page ${String(before.length)}: the page parameter was not followed`,
+      'the next items of the list',
+    );
+  }
+  return undefined;
+}
+
+/** Whether a page asked for by number is the list's last: short, empty, or reaching the total. */
+function isLastByNumber(page: ListPage, pages: readonly ListPage[], items: number): boolean {
+  const size = pages[0]?.data.length ?? 0;
+  if (page.data.length === 0 || page.data.length < size) return true;
+  const { total } = page.numbers;
+  return typeof total === 'number' && items >= total;
+}
+
+/** The path with its `page` query parameter set, others kept as they were written. */
+function withPage(path: string, page: number): string {
+  const [base = '', query = ''] = path.split('?', 2);
+  const kept = query.split('&').filter((pair) => pair !== '' && !pair.startsWith('page='));
+  return `${base}?${[...kept, `page=${String(page)}`].join('&')}`;
 }
 
 /**

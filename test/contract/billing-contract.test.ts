@@ -7,8 +7,9 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startStockmock } from '../../src/api/start-stockmock.ts';
-import { judgeAt, runContract, type Report } from '../../src/contract/run-contract.ts';
+import type { Report } from '../../src/contract/run-contract.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
+import { checkAtStandIn, failedAt } from '../helpers/stand-in-check.ts';
 import {
   BILLING_REFERENCE,
   BILLING_VARIANTS,
@@ -22,27 +23,13 @@ beforeAll(async () => {
 });
 
 function check(url: string, tokens: Readonly<Record<string, string>>): Promise<Report> {
-  return runContract({
-    baseUrl: url,
-    tokens,
-    spec,
-    level: 'stand-in',
-    seed: 11,
-    runs: 20,
-    timeoutMs: 5000,
-    concurrency: 4,
-  });
+  return checkAtStandIn(url, tokens, spec, { seed: 11, runs: 20 });
 }
-
-const failed = (report: Report, level: 'interface' | 'stand-in') =>
-  judgeAt(report, level)
-    .results.filter((result) => result.outcome.kind === 'failed')
-    .map((result) => result.id);
 
 async function judged(server: BillingServer, level: 'interface' | 'stand-in'): Promise<string[]> {
   const running = await server.start();
   try {
-    return failed(await check(running.url, { ...running.tokens }), level);
+    return failedAt(await check(running.url, { ...running.tokens }), level);
   } finally {
     await running.close();
   }
@@ -56,7 +43,7 @@ describe('stockmock contract on the billing example', () => {
         support: 'support-demo-token',
         partner: 'partner-demo-token',
       });
-      expect(failed(report, 'stand-in')).toStrictEqual([]);
+      expect(failedAt(report, 'stand-in')).toStrictEqual([]);
       const ids = report.results.map((result) => result.id);
       for (const id of [
         'sort./v1/invoices',

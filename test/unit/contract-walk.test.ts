@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,19 @@ describe('idsNotIn', () => {
   });
 });
 
+/** A server listening on a free loopback port, and how to stop it. */
+async function listening(server: Server): Promise<{ url: string; close(): void }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
 /**
  * A list on loopback whose pages hold one item each and whose `next` never ends; its first
  * page's `last` link names `claimedLast`.
@@ -42,15 +55,7 @@ async function endlessList(claimedLast: number): Promise<{ url: string; close():
       }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${String(port)}`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return listening(server);
 }
 
 describe('walk, at its page limit', () => {
@@ -89,4 +94,71 @@ describe('walk, at its page limit', () => {
       list.close();
     }
   }, 60_000);
+});
+
+/**
+ * A list whose envelope places no links: `{items, total?}`, paged by `page` and `limit` as its
+ * clients page it. `fault` makes it wrong: it ignores `page`, or its later pages grow.
+ */
+async function numberedList(
+  count: number,
+  options: { total: boolean; fault?: 'ignores page' | 'grows' },
+): Promise<{ url: string; close(): void }> {
+  const server = createServer((request, response) => {
+    const query = new URL(request.url ?? '/', 'http://x').searchParams;
+    const limit = Number(query.get('limit') ?? 10);
+    const page = options.fault === 'ignores page' ? 1 : Number(query.get('page') ?? 1);
+    const size = options.fault === 'grows' && page > 1 ? limit + 1 : limit;
+    const start = (page - 1) * limit;
+    const items = Array.from({ length: Math.max(0, Math.min(size, count - start)) }, (_, i) => ({
+      id: `x${String(start + i + 1).padStart(4, '0')}`,
+    }));
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(options.total ? { items, total: count } : { items }));
+  });
+  return listening(server);
+}
+
+describe('walk, by page number where the envelope places no links', () => {
+  const envelope = { kind: 'object', items: ['items'], total: ['total'] } as const;
+  const walkOf = async (list: { url: string }, path: string) =>
+    walk(
+      createTargetClient({ baseUrl: list.url, tokens: {}, timeoutMs: 5000, concurrency: 1 }),
+      path,
+      'none',
+      { envelope },
+    );
+  it.each([
+    [25, true],
+    [25, false],
+    [30, true],
+    [30, false],
+    [1, false],
+    [0, true],
+  ])('reads all of %i items (a total given: %s) at limit 10', async (count, total) => {
+    const list = await numberedList(count, { total });
+    try {
+      const walked = await walkOf(list, '/list?sort=-id&limit=10');
+      expect(walked.failures).toEqual([]);
+      expect(walked.items.map((item) => item['id'])).toStrictEqual(
+        Array.from({ length: count }, (_, i) => `x${String(i + 1).padStart(4, '0')}`),
+      );
+      expect(walked.complete).toBe(true);
+    } finally {
+      list.close();
+    }
+  });
+
+  it.each([
+    ['ignores page', 'repeats page 1'],
+    ['grows', 'more than the first page'],
+  ] as const)('fails a list that %s', async (fault, message) => {
+    const list = await numberedList(45, { total: false, fault });
+    try {
+      const walked = await walkOf(list, '/list?limit=10');
+      expect(walked.failures.map((failure) => failure.message).join('\n')).toContain(message);
+    } finally {
+      list.close();
+    }
+  });
 });

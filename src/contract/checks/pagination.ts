@@ -1,5 +1,5 @@
 /** @module Page size, links, and walking `next`: for /v1/stock and /v1/products alike. */
-import type { Check, CheckContext, Failure } from '../check.ts';
+import type { Check, CheckContext, Failure, Findings } from '../check.ts';
 import type { Credentials } from '../target-client.ts';
 import { found, judgedSetting } from '../check.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
@@ -406,6 +406,7 @@ function links(collection: Collection): Check {
     source: 'interface: List envelope; Pagination, paging rule 2',
     needs: [],
     async run(context) {
+      if (!placesLinks(collection)) return NO_LINKS_TO_JUDGE;
       const failures: Failure[] = [];
       for (const query of linkWalks(context, collection)) {
         const walked = await context.walk(
@@ -487,6 +488,7 @@ function linksAsStandIn(collection: Collection): Check {
     source: 'PRODUCT.md: links',
     needs: [],
     async run(context) {
+      if (!placesLinks(collection)) return NO_LINKS_TO_JUDGE;
       const failures: Failure[] = [];
       const judge = (
         page: ListPage,
@@ -645,8 +647,11 @@ function pastTheEndAsStandIn(collection: Collection): Check {
           });
           const read = readPage(exchange, collection.envelope);
           const prev = isFailure(read) ? undefined : pageNumberOf(read.links.prev, read);
+          // Without links, an empty page is all a page past the end can say.
           const empty =
-            !isFailure(read) && read.data.length === 0 && read.links.next === null && prev === last;
+            !isFailure(read) &&
+            read.data.length === 0 &&
+            (!placesLinks(collection) || (read.links.next === null && prev === last));
           return { exchange, empty };
         }),
       );
@@ -752,6 +757,24 @@ function lastPages(
               ),
             );
           }
+          if (!placesLinks(collection)) {
+            // No links to follow: the last page is asked for by its number, as clients do.
+            const path = withQuery(collection.path, { ...query, limit, page: pages });
+            const final = readPage(await context.client.request({ path, as }), collection.envelope);
+            const rest = items.slice((pages - 1) * limit);
+            if (isFailure(final))
+              failures.push({ ...final, message: `${final.message} (${shape})` });
+            else if (!sameIds(collection, final.data, rest)) {
+              failures.push(
+                failureOf(
+                  final.exchange,
+                  `The last page is not the rest of the list (${shape})`,
+                  `ids ${someIds(idsOf(collection, rest), 8)}`,
+                ),
+              );
+            }
+            continue;
+          }
           if (read.links.next === null) {
             failures.push(
               failureOf(
@@ -820,6 +843,17 @@ function statusSublist(context: CheckContext): Sublist[] {
     ? []
     : [{ query: { status }, items: items.filter((item) => item['status'] === status) }];
 }
+
+/** Whether a list's answers carry links: in its envelope, or in a `Link` header. */
+function placesLinks(collection: Collection): boolean {
+  return collection.envelope.kind === 'none' || collection.envelope.links !== undefined;
+}
+
+/** A links check of a list whose envelope places none (`{items, total}`): nothing to judge. */
+const NO_LINKS_TO_JUDGE: Findings = {
+  failures: [],
+  skipped: 'its envelope places no links: pages are asked for by number',
+};
 
 /** The paging checks of one list: the interface's own, or one the spec declares. */
 export const paginationChecksOf = (
