@@ -357,6 +357,13 @@ describe('open surface', () => {
     expect(refused.headers['vary']).toMatch(/\bOrigin\b/);
     await strict.close();
   });
+  it('an answer to a request without an Origin carries no CORS headers', async () => {
+    const response = await app.inject({ url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(
+      Object.keys(response.headers).filter((name) => name.startsWith('access-control-')),
+    ).toStrictEqual([]);
+  });
   it('CORS headers are on error answers too, so a browser script can read the problem', async () => {
     const response = await app.inject({ url: '/v1/stock', headers: { origin: 'http://a.test' } });
     expect(response.statusCode).toBe(401);

@@ -1,5 +1,6 @@
 /**
- * @module CORS: the response headers of every request, and preflights answered without a token.
+ * @module CORS: the response headers of every cross-origin request, and preflights answered
+ * without a token.
  *
  * Why not @fastify/cors, which stockmock used first: its hook spreads its options into a new
  * object, reads `request.routeOptions` (built anew on each read) twice and joins the exposed
@@ -51,7 +52,11 @@ export default fp(
 
     function addOriginHeaders(request: FastifyRequest, reply: FastifyReply): void {
       if (options.origins !== '*') reply.header('vary', 'Origin');
-      const origin = allowedOrigin(request.headers.origin);
+      // A request without an Origin is no cross-origin request: its answer needs none of the
+      // headers (two header values a request, on every request a client library or curl sends).
+      const { origin: requested } = request.headers;
+      if (requested === undefined) return;
+      const origin = allowedOrigin(requested);
       if (origin === undefined) return;
       reply.header('access-control-allow-origin', origin);
       reply.header('access-control-expose-headers', exposed);
