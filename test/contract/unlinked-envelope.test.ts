@@ -3,7 +3,7 @@
  * checker walks it by page number, as its clients do. It passes stockmock serving the billing
  * example so declared, and fails the same answers with a page's items dropped or repeated.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,47 +14,10 @@ import { startStockmock, type Stockmock } from '../../src/api/start-stockmock.ts
 import type { Report } from '../../src/contract/run-contract.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
 import { checkAtStandIn, failedAt } from '../helpers/stand-in-check.ts';
+import { unlinkedSpec } from './unlinked/unlinked-spec.ts';
 
 const example = fileURLToPath(new URL('../../examples/billing/', import.meta.url));
 const TOKENS = { support: 'support-demo-token', partner: 'partner-demo-token' };
-
-/** The example's spec with the invoice list's envelope and schema cut down to items and total. */
-async function unlinkedSpec(dir: string): Promise<string> {
-  const text = await readFile(join(example, 'openapi.yaml'), 'utf8');
-  const envelope = [
-    '        envelope:',
-    '          items: items',
-    '          total: meta.total',
-    '          page: meta.page',
-    '          limit: meta.limit',
-    '          links: links',
-  ].join('\n');
-  const schema =
-    /( {16})required: \[items, meta, links\][\s\S]*?links: \{ \$ref: '#\/components\/schemas\/Links' \}\n/;
-  if (!text.includes(envelope) || !schema.test(text)) throw new Error('the example changed');
-  const changed = text
-    .replace(envelope, '        envelope: { items: items, total: meta.total }')
-    .replace(
-      schema,
-      [
-        '                required: [items, meta]',
-        '                additionalProperties: false',
-        '                properties:',
-        '                  items:',
-        '                    type: array',
-        "                    items: { $ref: '#/components/schemas/Invoice' }",
-        '                  meta:',
-        '                    type: object',
-        '                    required: [total]',
-        '                    additionalProperties: false',
-        '                    properties: { total: { type: integer, minimum: 0 } }',
-        '',
-      ].join('\n'),
-    );
-  const file = join(dir, 'openapi.yaml');
-  await writeFile(file, changed);
-  return file;
-}
 
 /**
  * A proxy in front of stockmock that breaks the invoice list's paging: `drops last` leaves the

@@ -981,7 +981,9 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
           (check) => list.sort?.byDefault === undefined || !check.id.endsWith('.order-by-id'),
         ),
         ...sortChecksOf(list),
-        ...[envelopeNumbersCheck(list.collection)].filter((check) => check !== undefined),
+        ...[
+          envelopeNumbersCheck(list.collection, (context) => exactSublists(context, list)),
+        ].filter((check) => check !== undefined),
         ...(list.collection.labelFilter === undefined ? [] : nameChecksOf(list.collection)),
         ...list.filters
           .filter((filter) => !(filter.match === 'contains' && filter.field === label))
