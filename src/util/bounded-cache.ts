@@ -20,7 +20,9 @@ const DOORKEEPER_SLOTS = 4096;
  * million-product catalogue cannot make it grow past a few tens of megabytes.
  */
 export class BoundedCache<Value extends { readonly length: number }> {
-  readonly #entries = new Map<string, Value>();
+  /** In order of use, oldest first; `used` is the count of sets and moves at its last. */
+  readonly #entries = new Map<string, { readonly value: Value; used: number }>();
+  #uses = 0;
   #items = 0;
   readonly #maxEntries: number;
   readonly #maxItems: number;
@@ -33,13 +35,19 @@ export class BoundedCache<Value extends { readonly length: number }> {
       options.admitOnSecondSight === true ? new Int32Array(DOORKEEPER_SLOTS) : undefined;
   }
 
+  /**
+   * The value, now counted as used. An entry is moved to the recent end only once it has aged
+   * into the older half: a hot kept answer read without a delete and a set each time.
+   */
   get(key: string): Value | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (this.#uses - entry.used >= this.#entries.size >> 1) {
       this.#entries.delete(key);
-      this.#entries.set(key, value);
+      entry.used = ++this.#uses;
+      this.#entries.set(key, entry);
     }
-    return value;
+    return entry.value;
   }
 
   /** Whether the key is stored; unlike get, it does not count as a use. */
@@ -51,15 +59,15 @@ export class BoundedCache<Value extends { readonly length: number }> {
     const replaced = this.#entries.get(key);
     if (replaced !== undefined) {
       this.#entries.delete(key);
-      this.#items -= replaced.length;
+      this.#items -= replaced.value.length;
     } else if (!this.#admits(key)) return;
     if (value.length > this.#maxItems) return;
-    this.#entries.set(key, value);
+    this.#entries.set(key, { value, used: ++this.#uses });
     this.#items += value.length;
     for (const [oldest, dropped] of this.#entries) {
       if (this.#entries.size <= this.#maxEntries && this.#items <= this.#maxItems) break;
       this.#entries.delete(oldest);
-      this.#items -= dropped.length;
+      this.#items -= dropped.value.length;
     }
   }
 

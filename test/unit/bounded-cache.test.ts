@@ -14,6 +14,20 @@ describe('BoundedCache', () => {
     cache.set('huge', [1, 2, 3, 4, 5, 6]);
     expect(cache.get('huge')).toBeUndefined();
   });
+  it('keeps an entry used between sets, through any stream of new keys', () => {
+    for (const maxEntries of [2, 3, 4, 7, 16]) {
+      const cache = new BoundedCache<number[]>({ maxEntries });
+      cache.set('hot', [0]);
+      for (let n = 0; n < 200; n++) {
+        cache.set(`cold ${String(n)}`, [n]);
+        expect(cache.get('hot'), `${String(maxEntries)} entries, after ${String(n)}`).toEqual([0]);
+      }
+      expect(cache.size).toBe(maxEntries);
+      // The oldest cold keys went; the newest stayed.
+      expect(cache.get('cold 199')).toEqual([199]);
+      expect(cache.get('cold 0')).toBeUndefined();
+    }
+  });
   it('with a doorkeeper, stores a key the second time it is set, not the first', () => {
     const cache = new BoundedCache<number[]>({ admitOnSecondSight: true });
     cache.set('once', [1]);
