@@ -271,14 +271,17 @@ export async function walk(
   let items = 0;
   let complete = true;
   let next = path;
+  const byNumber = options.envelope?.kind === 'object' && options.envelope.links === undefined;
   for (;;) {
     if (seen.has(next)) {
       failures.push({ message: `links.next leads back to a page already visited: ${next}` });
       break;
     }
     if (pages.length >= MAX_PAGES) {
-      // A list that says it is this long is not at fault for it; one that said less is.
-      if (lastPageOf(pages[0]) > MAX_PAGES) complete = false;
+      // A list that says it is this long is not at fault for it; one that said less is. A list
+      // paged by number, without links, ends at its total or at a short page: it never said
+      // less than what was walked.
+      if (byNumber || lastPageOf(pages[0]) > MAX_PAGES) complete = false;
       else failures.push({ message: `links.next did not end after ${String(MAX_PAGES)} pages` });
       break;
     }
@@ -288,7 +291,6 @@ export async function walk(
       failures.push(page);
       break;
     }
-    const byNumber = options.envelope?.kind === 'object' && options.envelope.links === undefined;
     if (byNumber) {
       const fault = pageNumberFault(page, pages);
       if (fault !== undefined) {

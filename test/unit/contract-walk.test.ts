@@ -149,6 +149,22 @@ describe('walk, by page number where the envelope places no links', () => {
     }
   });
 
+  it.each([true, false])(
+    'stops a list longer than a walk without failing it, and says the walk is partial (a total given: %s)',
+    async (total) => {
+      const list = await numberedList(1_000_000, { total });
+      try {
+        const walked = await walkOf(list, '/list?limit=10');
+        expect(walked.failures).toEqual([]);
+        expect(walked.complete).toBe(false);
+        expect(walked.items.length).toBe(200_000);
+      } finally {
+        list.close();
+      }
+    },
+    60_000,
+  );
+
   it.each([
     ['ignores page', 'repeats page 1'],
     ['grows', 'more than the first page'],
