@@ -19,6 +19,30 @@ import { memoryIo } from '../helpers/memory-io.ts';
 
 const billing = fileURLToPath(new URL('../../examples/billing/openapi.yaml', import.meta.url));
 
+/**
+ * A folder holding openapi.yaml that declares one collection keyed by `id`, its record schema
+ * given by lines under `record:` after `type: object`, from line 8 of the file.
+ */
+async function specOfOneCollection(name: string, record: readonly string[]): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'stockmock-generate-'));
+  await writeFile(
+    join(dir, 'openapi.yaml'),
+    [
+      'openapi: 3.1.0',
+      `info: { title: ${name}, version: '1' }`,
+      'x-stockmock-collections:',
+      `  ${name}:`,
+      '    key: id',
+      '    record:',
+      '      type: object',
+      ...record.map((line) => `      ${line}`),
+      'paths: {}',
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
 describe('simplePattern', () => {
   it.each([
     '^inv_[0-9a-z]{6}$',
@@ -81,31 +105,18 @@ describe('generated records', () => {
     const steps = [0.25, 0.05, 0.1, 1e-7, 3, 0.001];
     const decimals = [2, 2, 1, 7, 0, 3];
     const bound = (step: number) => (step < 1e-6 ? 0.001 : 50);
-    const dir = await mkdtemp(join(tmpdir(), 'stockmock-generate-'));
-    await writeFile(
-      join(dir, 'openapi.yaml'),
-      [
-        'openapi: 3.1.0',
-        "info: { title: steps, version: '1' }",
-        'x-stockmock-collections:',
-        '  readings:',
-        '    key: id',
-        '    record:',
-        '      type: object',
-        `      required: [id, on, at, amount, ${steps.map((_, n) => `s${String(n)}`).join(', ')}]`,
-        '      properties:',
-        '        id: { type: integer }',
-        '        on: { type: string, format: date }',
-        '        at: { type: string, format: date-time }',
-        '        amount: { type: number }',
-        ...steps.map(
-          (step, n) =>
-            `        s${String(n)}: { type: number, minimum: -${String(bound(step))}, maximum: ${String(bound(step))}, multipleOf: ${String(step)} }`,
-        ),
-        'paths: {}',
-        '',
-      ].join('\n'),
-    );
+    const dir = await specOfOneCollection('readings', [
+      `required: [id, on, at, amount, ${steps.map((_, n) => `s${String(n)}`).join(', ')}]`,
+      'properties:',
+      '  id: { type: integer }',
+      '  on: { type: string, format: date }',
+      '  at: { type: string, format: date-time }',
+      '  amount: { type: number }',
+      ...steps.map(
+        (step, n) =>
+          `  s${String(n)}: { type: number, minimum: -${String(bound(step))}, maximum: ${String(bound(step))}, multipleOf: ${String(step)} }`,
+      ),
+    ]);
     const declarations = readDeclarations(await loadSpec(join(dir, 'openapi.yaml')));
     const result = generateCollections([...declarations.collections.values()], 2000, 9);
     if (!('records' in result)) throw new Error(JSON.stringify(result.issues));
@@ -138,25 +149,12 @@ describe('generated records', () => {
   });
 
   it('are refused, naming the field and its line, where a pattern is beyond the generator', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'stockmock-generate-'));
-    await writeFile(
-      join(dir, 'openapi.yaml'),
-      [
-        'openapi: 3.1.0',
-        "info: { title: codes, version: '1' }",
-        'x-stockmock-collections:',
-        '  parts:',
-        '    key: id',
-        '    record:',
-        '      type: object',
-        '      required: [id, code]',
-        '      properties:',
-        '        id: { type: integer }',
-        "        code: { type: string, pattern: '^(AB|CD)-\\d+$' }",
-        'paths: {}',
-        '',
-      ].join('\n'),
-    );
+    const dir = await specOfOneCollection('parts', [
+      'required: [id, code]',
+      'properties:',
+      '  id: { type: integer }',
+      "  code: { type: string, pattern: '^(AB|CD)-\\d+$' }",
+    ]);
     const io = memoryIo(dir);
     const code = await runMain(
       ['fixtures', 'generate', '--spec', 'openapi.yaml', '--count', '5'],
