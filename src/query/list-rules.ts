@@ -5,6 +5,7 @@
  * their defaults.
  */
 import { packedAt } from '../util/packed-strings.ts';
+import { PositionSet } from './position-set.ts';
 import type { Column, Condition } from './query.ts';
 import { slicesOf, type Selection } from './selection.ts';
 
@@ -66,10 +67,9 @@ export function applyListRules(
     if (chosen.length < source.size * SORT_BELOW) {
       positions = [...chosen].sort((a, b) => (rank[a] as number) - (rank[b] as number));
     } else {
-      const kept = new Uint8Array(source.size);
-      for (const position of chosen) kept[position] = 1;
-      positions = [];
-      for (const position of order) if (kept[position] === 1) positions.push(position);
+      const members = new PositionSet(source.size);
+      for (const position of chosen) members.add(position);
+      return slicesOf(members.inOrder(order));
     }
   }
   return positions === undefined ? selection : slicesOf(positions);
