@@ -1,5 +1,4 @@
 /** @module Load, build and listen: the one start-up sequence of `stockmock serve` and `startStockmock`. */
-import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createRequestJournal, type RequestJournal } from '../admin/request-journal.ts';
@@ -8,8 +7,7 @@ import { findConfigFile, loadConfig, type ConfigRequest } from '../config/load-c
 import { buildApp, DEFAULT_JOURNAL_SIZE } from './build-app.ts';
 import { answersOf, createServing, readDeclared, type Served } from './serving.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
-import { defaultLoadCacheDir } from '../scenarios/load-cache.ts';
-import { beginLoad } from '../scenarios/load-scenarios.ts';
+import { beginStartLoad, type PendingLoad } from '../scenarios/begin-load.ts';
 import { createReloader, fixtureFiles, type Reloader } from '../scenarios/reloader.ts';
 import { marksOf, type FileMark } from '../source/read-source-text.ts';
 import {
@@ -35,6 +33,8 @@ export async function launch(options: {
   /** How the config file looked just before it was read (loadConfigMarked). */
   readonly configMarks?: Readonly<Record<string, FileMark>>;
   readonly request: ConfigRequest;
+  /** The load, if the caller began it already (serve does, before this module loads). */
+  readonly loading?: PendingLoad;
   readonly log: Logger;
   readonly journal?: RequestJournal;
   /** Called once the port is open, before that is logged (startServer). */
@@ -48,11 +48,8 @@ export async function launch(options: {
     ...configMarks,
     ...marks,
   }));
-  // The files are read while the spec is: nothing is served yet, so every core may load.
-  const loading = beginLoad(read, {
-    workers: availableParallelism(),
-    ...(read.loadCache === false ? {} : { cache: { dir: loadCacheDirOf(read.loadCache) } }),
-  });
+  // The files are read while the spec is.
+  const loading = options.loading ?? beginStartLoad(read);
   const readingSince = performance.now();
   const declared = await readDeclared(read, request).catch((error: unknown) => {
     loading.cancel();
@@ -130,8 +127,3 @@ export async function launch(options: {
 
 /** A spec that takes longer than this to read is told of in the log. */
 const SLOW_SPEC_MS = 1000;
-
-/** The load cache's folder: the user's own by default (`loadCache: true`). */
-function loadCacheDirOf(setting: true | string): string {
-  return setting === true ? defaultLoadCacheDir() : setting;
-}

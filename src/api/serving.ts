@@ -9,7 +9,8 @@ import type { Config } from '../config/config-schema.ts';
 import { whereConfigSets, withDemoTokensFor, type ConfigRequest } from '../config/load-config.ts';
 import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { readDeclarations, type Declarations } from '../resources/declarations.ts';
-import { loadPlanOf, loadScenarios, type LoadPlan } from '../scenarios/load-scenarios.ts';
+import { loadScenarios } from '../scenarios/begin-load.ts';
+import { loadPlanOf, type LoadPlan } from '../scenarios/load-scenarios.ts';
 import { swapData, type SwapServed } from '../scenarios/reloader.ts';
 import {
   createScenarioStore,

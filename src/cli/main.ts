@@ -3,30 +3,31 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SourceError } from '../problems/source-error.ts';
 import type { Command } from './command.ts';
-import { contractCommand } from './commands/contract.ts';
-import { fixturesGenerateCommand } from './commands/fixtures-generate.ts';
-import { serveCommand } from './commands/serve.ts';
-import { validateCommand } from './commands/validate.ts';
 import { describeFailure } from './describe-failure.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
 import { typoOf } from '../util/typo-of.ts';
 
-export const COMMANDS: readonly Command[] = [
-  serveCommand,
-  contractCommand,
-  validateCommand,
-  fixturesGenerateCommand,
-];
+/**
+ * Each command's module, by its name, imported only when it runs: `serve` begins its load before
+ * it imports the server's modules, and the other commands' modules would come first (60 ms).
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  serve: async () => (await import('./commands/serve.ts')).serveCommand,
+  contract: async () => (await import('./commands/contract.ts')).contractCommand,
+  validate: async () => (await import('./commands/validate.ts')).validateCommand,
+  fixtures: async () => (await import('./commands/fixtures-generate.ts')).fixturesGenerateCommand,
+};
 
-export function usage(): string {
+async function usage(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
   return [
     'Usage: stockmock <command> [options]   (stockmock --version: the version)',
     '',
     'Commands:',
-    ...COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary}`),
+    ...commands.map((command) => `  ${command.name.padEnd(10)} ${command.summary}`),
     '',
-    ...COMMANDS.map((command) => command.usage),
+    ...commands.map((command) => command.usage),
     '',
   ].join('\n');
 }
@@ -41,15 +42,15 @@ export function usage(): string {
 export async function runMain(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.write(usage());
+    io.write(await usage());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
     io.write(`stockmock ${packageVersion()}\n`);
     return 0;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
   try {
+    const command = Object.hasOwn(COMMANDS, name) ? await COMMANDS[name]?.() : undefined;
     if (command === undefined) throw new UsageError(`Unknown command "${name}".`);
     if (asksForHelp(rest)) {
       io.write(`${command.summary}\n\n${command.usage}\n`);
@@ -59,7 +60,7 @@ export async function runMain(argv: readonly string[], io: CliIo): Promise<numbe
     return await command.run(parsed, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.error(`${error.message}\n\n${usage()}`);
+      io.error(`${error.message}\n\n${await usage()}`);
       return error.exitCode;
     }
     if (error instanceof SourceError) {

@@ -6,7 +6,8 @@
  */
 import module from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LoadJob, LoadMessage, LoadPlan } from './load-scenarios.ts';
+import type { LoadMessage } from './begin-load.ts';
+import type { LoadJob, LoadPlan } from './load-scenarios.ts';
 import { WORKER_READY } from './load-threads.ts';
 import type { LoadWorkerData } from './load-threads.ts';
 

@@ -6,7 +6,8 @@ import type { Config } from '../config/config-schema.ts';
 import type { SourceIssue } from '../problems/source-error.ts';
 import { SourceError } from '../problems/source-error.ts';
 import { marksOf, type FileMark } from '../source/read-source-text.ts';
-import { loadScenarios, type LoadPlan } from './load-scenarios.ts';
+import { loadScenarios } from './begin-load.ts';
+import type { LoadPlan } from './load-scenarios.ts';
 import type { Dataset, ScenarioStore } from './scenario-store.ts';
 
 /** How many records a dataset holds, over all its collections. */

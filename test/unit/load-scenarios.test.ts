@@ -10,12 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config/load-config.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
-import {
-  beginLoad,
-  loadPlanOf,
-  loadScenario,
-  loadScenarios,
-} from '../../src/scenarios/load-scenarios.ts';
+import { beginLoad, loadScenarios } from '../../src/scenarios/begin-load.ts';
+import { loadPlanOf, loadScenario } from '../../src/scenarios/load-scenarios.ts';
 import { prestartLoadWorker } from '../../src/scenarios/load-threads.ts';
 import { createScenarioStore } from '../../src/scenarios/scenario-store.ts';
 import { generateProducts } from '../../src/generate/generate-products.ts';
