@@ -46,6 +46,10 @@ describe('parseJsonLineFixture', () => {
 
   it.each([
     ['a duplicate key, which YAML refuses', 'products:\n  - {"id": 1, "id": 2}\n'],
+    ['a duplicate key spaced apart', 'products:\n  - {"id" : 1, "id":2}\n'],
+    ['a duplicate key in a nested object', 'products:\n  - {"id": 1, "a": {"b": 1, "b": 2}}\n'],
+    ['a duplicate key in an array', 'products:\n  - {"id": 1, "a": [{"b": 1, "b": 2}]}\n'],
+    ['a carriage return inside a line', 'products:\n  - {"id": 1,\r"a": 2}\n'],
     ['a comment after an item', 'products:\n  - {"id": 1} # first\n'],
     ['another top-level key', 'version: 1\nproducts:\n  - {"id": 1}\n'],
     ['a YAML flow mapping that is not JSON', 'products:\n  - { id: 1 }\n'],
@@ -55,6 +59,27 @@ describe('parseJsonLineFixture', () => {
     ['a document marker', '---\nproducts:\n  - {"id": 1}\n'],
   ])('steps aside for %s', (_, text) => {
     expect(parseJsonLineFixture(text)).toBeUndefined();
+  });
+
+  it('steps aside for every line that writes a key twice, at any depth, however spaced', () => {
+    fc.assert(
+      fc.property(
+        jsonObject,
+        fc.string({ unit: fc.constantFrom('a', '"', '\\', ':', 'é') }),
+        fc.constantFrom(':', ' :', ': ', '\t:'),
+        fc.boolean(),
+        (record, key, colon, nested) => {
+          const pair = `${JSON.stringify(key)}${colon}1`;
+          const twice = `{${pair},${pair}}`;
+          const body = JSON.stringify(record).slice(1, -1);
+          const line = nested
+            ? `{${body}${body === '' ? '' : ','}"x":${twice}}`
+            : `{${body}${body === '' ? '' : ','}${pair},${pair}}`;
+          expect(parseJsonLineFixture(`products:\n  - ${line}\n`)).toBeUndefined();
+        },
+      ),
+      { numRuns: 300, seed: 22 },
+    );
   });
 
   it('a duplicate key in a JSON line is refused with its line, as in any fixture', () => {
