@@ -67,14 +67,20 @@ export function buildCollection(
 
 /** A record's undeclared fields, in their order, as JSON object text. */
 function restOf(record: RecordInput, declared: ReadonlyMap<string, unknown>): string {
+  // A plain object, not one without a prototype: JSON.stringify writes those twice as fast.
   let rest: Record<string, unknown> | undefined;
   for (const field of Object.keys(record)) {
     if (declared.has(field)) continue;
-    // No prototype: a field named `__proto__` is kept as a field.
-    rest ??= Object.create(null) as Record<string, unknown>;
-    rest[field] = record[field];
+    rest ??= {};
+    // Defined, not assigned: a field named `__proto__` is kept as a field.
+    if (field === '__proto__') Object.defineProperty(rest, field, ownField(record[field]));
+    else rest[field] = record[field];
   }
   return rest === undefined ? NO_REST : JSON.stringify(rest);
+}
+
+function ownField(value: unknown): PropertyDescriptor {
+  return { value, enumerable: true, writable: true, configurable: true };
 }
 
 interface Numbering {

@@ -13,7 +13,7 @@ import {
   type YAMLError,
 } from 'yaml';
 import { SourceError, type Position, type SourceIssue } from '../problems/source-error.ts';
-import { fragmentAround, locateByLines } from './locate-by-lines.ts';
+import { fragmentAround, locateByLines, type LineLocate } from './locate-by-lines.ts';
 import {
   ALIAS_ALLOWANCE,
   ALIAS_GROWTH,
@@ -77,7 +77,13 @@ export function readYamlSource(
     }
   }
   if (text.includes(PROTO)) refuseProtoKeys(file, text);
-  const byLines = text.length > LOCATE_BY_LINES_FROM ? locateByLines(text) : undefined;
+  // Built on the first issue to place: a valid file never needs it.
+  let byLines: LineLocate | undefined;
+  const quickLocate = (path: readonly (string | number)[], part: 'value' | 'key') => {
+    if (text.length <= LOCATE_BY_LINES_FROM) return undefined;
+    byLines ??= locateByLines(text);
+    return byLines(path, part);
+  };
   const limits = judgeValue(value, { aliases: mayAlias });
   let located: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
   const positioned = () => {
@@ -91,7 +97,7 @@ export function readYamlSource(
     file,
     value,
     locate(path, part = 'value') {
-      const quick = byLines?.(path, part);
+      const quick = quickLocate(path, part);
       if (quick !== undefined) return quick;
       const { doc, lineCounter } = positioned();
       const positionOf = (offset: number): Position => {

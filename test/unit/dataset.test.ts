@@ -332,6 +332,15 @@ describe('columns', () => {
       { numRuns: 300 },
     );
   });
+
+  it('keep an undeclared field named __proto__ as a field, in its place', () => {
+    // As JSON.parse gives it: an own field, not the object's prototype.
+    const product = JSON.parse(
+      '{"id": 1, "name": "a", "quantity": 1, "a": 1, "__proto__": {"b": 2}, "c": 3}',
+    ) as Record<string, unknown>;
+    const { collection } = createCatalog('c', [product]).collection('products');
+    expect(collection.restAt(0)).toBe('{"a":1,"__proto__":{"b":2},"c":3}');
+  });
 });
 
 describe('byId', () => {
