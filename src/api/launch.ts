@@ -5,17 +5,12 @@ import { createRequestJournal, type RequestJournal } from '../admin/request-jour
 import type { Config } from '../config/config-schema.ts';
 import { findConfigFile, loadConfig, type ConfigRequest } from '../config/load-config.ts';
 import { buildApp, DEFAULT_JOURNAL_SIZE } from './build-app.ts';
-import { answersOf, createServing, readDeclared, type Served } from './serving.ts';
+import { beginStart, type StartBegun } from './begin-start.ts';
+import { answersOf, createServing, type Served } from './serving.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
-import { beginStartLoad, type PendingLoad } from '../scenarios/begin-load.ts';
-import { createReloader, fixtureFiles, type Reloader } from '../scenarios/reloader.ts';
-import { marksOf, type FileMark } from '../source/read-source-text.ts';
-import {
-  createScenarioStore,
-  DEFAULT_SCENARIO,
-  type ScenarioStore,
-} from '../scenarios/scenario-store.ts';
-import { isUrlLocation } from '../spec/spec-references.ts';
+import { createReloader, type Reloader } from '../scenarios/reloader.ts';
+import type { FileMark } from '../source/read-source-text.ts';
+import { DEFAULT_SCENARIO, storeToFill, type ScenarioStore } from '../scenarios/scenario-store.ts';
 import { specFiles } from '../spec/load-spec.ts';
 
 export interface Launched {
@@ -33,30 +28,17 @@ export async function launch(options: {
   /** How the config file looked just before it was read (loadConfigMarked). */
   readonly configMarks?: Readonly<Record<string, FileMark>>;
   readonly request: ConfigRequest;
-  /** The load, if the caller began it already (serve does, before this module loads). */
-  readonly loading?: PendingLoad;
+  /** The start's first half, if the caller began it (serve does, before this module loads). */
+  readonly begun?: StartBegun;
   readonly log: Logger;
   readonly journal?: RequestJournal;
   /** Called once the port is open, before that is logged (startServer). */
   readonly onListening?: (launched: Launched) => void;
 }): Promise<Launched> {
-  const { configMarks = {}, request, log, onListening } = options;
-  const read = options.config;
-  // How the files look before they are read: what a reload may take as read whole.
-  const specFile = isUrlLocation(read.spec) ? [] : [read.spec];
-  const lastRead = marksOf([...specFile, ...fixtureFiles(read)]).then((marks) => ({
-    ...configMarks,
-    ...marks,
-  }));
-  // The files are read while the spec is.
-  const loading = options.loading ?? beginStartLoad(read);
-  const readingSince = performance.now();
-  const declared = await readDeclared(read, request).catch((error: unknown) => {
-    loading.cancel();
-    throw error;
-  });
-  const { spec, declarations, plan, config } = declared;
-  const readingMs = performance.now() - readingSince;
+  const { request, log, onListening } = options;
+  const begun = options.begun ?? (await beginStart(options.config, request, options.configMarks));
+  const { declared, lastRead, readingMs } = begun;
+  const { spec, declarations, config } = declared;
   // A spec of thousands of operations takes seconds (about 0.45 ms each, bench/README.md): say
   // what the wait was, rather than nothing until the port opens.
   if (readingMs >= SLOW_SPEC_MS) {
@@ -66,17 +48,9 @@ export async function launch(options: {
   }
   log.info(answersOf(declared));
   const configFile = await findConfigFile(request);
-  const { datasets, cached } = await loading.finish(plan);
-  if (cached.length > 0) {
-    log.info(
-      `read back from the load cache, as built before from the same data: ${cached.join(', ')}`,
-    );
-  }
-  const initial: Served = {
-    ...declared,
-    config,
-    store: createScenarioStore(datasets, config.scenario ?? DEFAULT_SCENARIO),
-  };
+  // The app is built while the workers build the data (80-100 ms of a start).
+  const filling = storeToFill(config.scenario ?? DEFAULT_SCENARIO);
+  const initial: Served = { ...declared, config, store: filling.store };
   // One journal for every app a reload builds: the requests served stay listed across them.
   let journal = options.journal;
   const build = (served: Served): Promise<FastifyInstance> => {
@@ -117,6 +91,18 @@ export async function launch(options: {
     ...(configFile === undefined ? {} : { configFile }),
   });
   const app = await build(initial);
+  try {
+    const { datasets, cached } = await begun.loaded;
+    if (cached.length > 0) {
+      log.info(
+        `read back from the load cache, as built before from the same data: ${cached.join(', ')}`,
+      );
+    }
+    filling.fill(datasets);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   const { catalogs } = serving;
   const server = await startServer(app, config, (listening) => {
     running = listening;

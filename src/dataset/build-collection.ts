@@ -40,19 +40,22 @@ export function buildCollection(
     declaration.derived.map((derivation) => [derivation.field, derivation]),
   );
   const fields = [...declaration.fields.keys()].filter((field) => field !== key);
-  const numberings = fields.map(() => numbering(size));
-  const restTexts = rest === 'keep' ? new Array<string>(size) : undefined;
-  ordered.forEach((record, position) => {
-    fields.forEach((field, index) => {
+  // A field at a time over every record: one derivation lookup a field, not a record.
+  const numberings = fields.map((field) => {
+    const numbered = numbering(size);
+    const derivation = derivations.get(field);
+    for (let position = 0; position < size; position++) {
+      const record = ordered[position] as RecordInput;
       let value = fieldOf(record, field);
-      const derivation = derivations.get(field);
       if (value === undefined && derivation !== undefined) {
         value = deriveValue(derivation, fieldOf(record, derivation.from));
       }
-      (numberings[index] as Numbering).add(position, value);
-    });
-    if (restTexts !== undefined) restTexts[position] = restOf(record, declaration.fields);
+      numbered.add(position, value);
+    }
+    return numbered;
   });
+  const restTexts =
+    rest === 'keep' ? ordered.map((record) => restOf(record, declaration.fields)) : undefined;
   return {
     name: declaration.name,
     key,

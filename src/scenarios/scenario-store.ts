@@ -74,6 +74,47 @@ export function createScenarioStore(
   };
 }
 
+/**
+ * A store whose datasets come once its load ends: a start builds its app meanwhile, and the port
+ * opens only once the store is filled, so no request can read it before.
+ */
+export function storeToFill(active: string = DEFAULT_SCENARIO): {
+  readonly store: ScenarioStore;
+  readonly fill: (datasets: ReadonlyMap<string, Dataset>) => void;
+} {
+  let filled: ScenarioStore | undefined;
+  const store = (): ScenarioStore => {
+    if (filled === undefined) throw new Error('the scenarios are still loading');
+    return filled;
+  };
+  return {
+    store: {
+      get active() {
+        return store().active;
+      },
+      get names() {
+        return store().names;
+      },
+      get current() {
+        return store().current;
+      },
+      get: (name) => store().get(name),
+      activate: (name) => {
+        store().activate(name);
+      },
+      replace: (dataset) => {
+        store().replace(dataset);
+      },
+      replaceAll: (datasets) => {
+        store().replaceAll(datasets);
+      },
+    },
+    fill: (datasets) => {
+      filled = createScenarioStore(datasets, active);
+    },
+  };
+}
+
 function checked(state: State): State {
   if (!state.datasets.has(state.active))
     throw new UnknownScenario(state.active, [...state.datasets.keys()]);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { datasetOf } from '../helpers/datasets.ts';
-import { createScenarioStore, UnknownScenario } from '../../src/scenarios/scenario-store.ts';
+import {
+  createScenarioStore,
+  storeToFill,
+  UnknownScenario,
+} from '../../src/scenarios/scenario-store.ts';
 
 const catalog = (source: string) => datasetOf(source, []);
 
@@ -50,5 +54,29 @@ describe('scenario store', () => {
     expect(() => createScenarioStore(new Map([['default', catalog('d')]]), 'x')).toThrow(
       UnknownScenario,
     );
+  });
+});
+
+describe('a store to fill', () => {
+  const datasets = new Map([
+    ['default', catalog('d')],
+    ['empty', catalog('e')],
+  ]);
+
+  it('refuses every read before it is filled, and serves the scenario named once filled', () => {
+    const { store, fill } = storeToFill('empty');
+    expect(() => store.current).toThrow(/still loading/);
+    expect(() => store.get('default')).toThrow(/still loading/);
+    fill(datasets);
+    expect(store.current.source).toBe('e');
+    expect(store.names).toEqual(['default', 'empty']);
+    store.activate('default');
+    expect(store.active).toBe('default');
+  });
+
+  it('refuses, when filled, a scenario the data has not', () => {
+    expect(() => {
+      storeToFill('nope').fill(datasets);
+    }).toThrow(UnknownScenario);
   });
 });

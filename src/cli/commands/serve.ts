@@ -1,9 +1,9 @@
 /** @module `stockmock serve`: load, validate, listen; reload on --watch, SIGHUP and the admin API. */
 import type { Logger } from 'pino';
+import { beginStart } from '../../api/begin-start.ts';
 import type { Config } from '../../config/config-schema.ts';
 import { isDemoToken, loadConfigMarked, type ConfigRequest } from '../../config/load-config.ts';
 import { formatSourceIssue, type SourceIssue } from '../../problems/source-error.ts';
-import { beginStartLoad } from '../../scenarios/begin-load.ts';
 import type { Reloader } from '../../scenarios/reloader.ts';
 import type { FileWatch } from '../../scenarios/watch-files.ts';
 import type { Command } from '../command.ts';
@@ -37,9 +37,9 @@ export const serveCommand: Command = {
       },
     };
     const { config, marks } = await loadConfigMarked(request);
-    // The loading workers read the files while this thread loads the server's modules (about
+    // The spec is read, and the data built, while this thread loads the server's modules (about
     // 150 ms at start): those modules are imported only now.
-    const loading = beginStartLoad(config);
+    const begun = await beginStart(config, request, marks);
     const [{ launch }, { createAppLogger }, { closeOnSignals }, { watchFiles }] = await Promise.all(
       [
         import('../../api/launch.ts'),
@@ -62,7 +62,7 @@ export const serveCommand: Command = {
       config,
       configMarks: marks,
       request,
-      loading,
+      begun,
       log,
       // Before "listening on" is logged: a signal sent on reading it is handled, not fatal.
       onListening: (listening) => {
