@@ -8,12 +8,12 @@ const SAMPLED_NAMES = 5000;
  * Names spread over the whole seeded catalogue (every k-th product), not its first products:
  * needles a real client types come from anywhere in it.
  */
-export function sampleNames(size: number): string[] {
-  const step = Math.max(1, Math.floor(size / SAMPLED_NAMES));
+export function sampleNames(size: number, count: number = SAMPLED_NAMES): string[] {
+  const step = Math.max(1, Math.floor(size / count));
   const names: string[] = [];
   let position = 0;
   for (const product of generateProducts({ count: size, seed: 1 })) {
-    if (position % step === 0 && names.length < SAMPLED_NAMES) names.push(product.name);
+    if (position % step === 0 && names.length < count) names.push(product.name);
     position += 1;
   }
   return names;
@@ -35,4 +35,53 @@ export function coldNeedle(names: readonly string[], random: () => number): stri
   const length = 3 + Math.floor(random() * 5);
   const start = Math.floor(random() * Math.max(1, name.length - length + 1));
   return name.slice(start, start + length);
+}
+
+/** Hands out needles for a server: none is handed out twice for the same server. */
+export type NeedleFeed = (server: string, count: number) => string[];
+
+/**
+ * Needles never asked before, as a tester's new searches are: distinct (in lower case, as the
+ * name filter folds them), 3–10 characters, cut from names across the whole catalogue. The
+ * generated catalogue holds about 20 000 such needles at any size (its names repeat about
+ * 10 000 word combinations), so a feed gives out at most that many per server.
+ */
+export function freshNeedles(names: readonly string[], random: () => number): NeedleFeed {
+  const all = distinctNeedles(names);
+  // Each server draws from its own shuffle, and takes each needle once.
+  const left = new Map<string, string[]>();
+  return (server, count) => {
+    let needles = left.get(server);
+    if (needles === undefined) {
+      needles = shuffled(all, random);
+      left.set(server, needles);
+    }
+    if (needles.length < count) {
+      throw new Error(`only ${String(needles.length)} fresh needles are left for ${server}`);
+    }
+    return needles.splice(0, count);
+  };
+}
+
+function distinctNeedles(names: readonly string[]): string[] {
+  const needles = new Set<string>();
+  for (const name of new Set(names)) {
+    for (let length = 3; length <= 10; length++) {
+      for (let start = 0; start + length <= name.length; start++) {
+        const needle = name.slice(start, start + length).toLowerCase();
+        // Spaces at either end would read as a different search to some clients.
+        if (needle.trim() === needle) needles.add(needle);
+      }
+    }
+  }
+  return [...needles];
+}
+
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
 }

@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { FIXTURE_HEADER, formatFixtureLine } from '../src/generate/format-fixture.ts';
 import { generateProducts } from '../src/generate/generate-products.ts';
 import { seededRandom } from '../src/util/seeded-random.ts';
-import { sampleNames, warmNeedles } from './needles.ts';
+import { freshNeedles, sampleNames, warmNeedles } from './needles.ts';
 import { measureQueryEngine, type QueryRow } from './query-bench.ts';
 import { prepareLoad, type LoadOptions, type LoadResult, type Workload } from './wrk.ts';
 import { freePort } from './free-port.ts';
@@ -61,6 +61,8 @@ const BILLING_WORKLOAD = 'billing, filtered and sorted';
 const LARGEST_DECLARED = 100_000;
 /** Start-ups through `npx stockmock serve` per size; the median is reported. */
 const STARTS = 3;
+/** Names fresh needles are cut from, spread over the whole catalogue (see freshNeedles). */
+const FRESH_NEEDLE_NAMES = 50_000;
 
 interface Server {
   readonly url: string;
@@ -190,7 +192,7 @@ try {
           await warm.run(1);
         }
         for (const [index, workload] of plan.entries()) {
-          const row = await compare(workload, mock, `${bare.url}/${String(index)}`, bare, previous);
+          const row = await compare(workload, mock, `/${String(index)}`, bare, previous);
           rows.push({ size, log: logLevel, ...row });
           log(
             `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.previousRatio === undefined ? '' : `, ${percent(row.previousRatio)} of previous`}${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
@@ -330,7 +332,7 @@ async function measureDeclaredResource(example: DeclaredExample, size: number): 
     try {
       const warm = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
       await warm.run(1);
-      const row = await compare(workload, mock, `${bare.url}/0`, bare, undefined);
+      const row = await compare(workload, mock, '/0', bare, undefined);
       rows.push({ size, log: logLevel, ...row });
       log(
         `\n${size.toLocaleString('en')} records, ${workload.name}, logLevel ${logLevel}: ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare`,
@@ -355,12 +357,19 @@ async function startBare(bodiesFile: string, logLevel: LogLevel): Promise<Server
 async function compare(
   workload: NamedWorkload,
   mock: Server,
-  bareUrl: string,
+  /** The bare server's path for this workload's body. */
+  barePath: string,
   bare: Server,
   previous: Server | undefined,
 ): Promise<Omit<Row, 'size' | 'log'>> {
   const mockLoad = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
-  const bareLoad = await prepareLoad(bareUrl, { paths: ['/'] }, bare.child.pid ?? 0, loadOptions);
+  // wrk asks each path as the script gives it, whatever path its URL holds.
+  const bareLoad = await prepareLoad(
+    bare.url,
+    { paths: [barePath] },
+    bare.child.pid ?? 0,
+    loadOptions,
+  );
   const previousLoad =
     previous === undefined
       ? undefined
@@ -407,13 +416,16 @@ function median(values: readonly number[]): number {
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** A body stockmock answers for the workload: its first path, or a fresh name for a cold mix. */
+/**
+ * A body stockmock answers for the workload: its first path, or a fresh name for a cold mix or
+ * fresh needles.
+ */
 async function sampleBody(url: string, workload: NamedWorkload): Promise<string> {
-  const name = workload.coldNames?.[0];
+  const name = workload.freshNeedles?.(url, 1)[0] ?? workload.coldNames?.[0]?.slice(0, 4);
   const path =
     name === undefined
       ? (workload.paths[0] ?? '/v1/stock')
-      : `/v1/stock?name=${encodeURIComponent(name.slice(0, 4))}`;
+      : `/v1/stock?name=${encodeURIComponent(name)}`;
   const response = await fetch(`${url}${path}`, {
     headers: { authorization: `Bearer ${workload.token}` },
   });
@@ -556,6 +568,7 @@ async function workloads(size: number, url: string): Promise<NamedWorkload[]> {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const lastPage = Math.ceil(size / 10);
   const substrings = warmNeedles(names, random).map(encodeURIComponent);
+  const fresh = freshNeedles(sampleNames(size, FRESH_NEEDLE_NAMES), seededRandom(13));
   const mixes: Omit<NamedWorkload, 'level' | 'token'>[] = [
     {
       // Ids across the whole catalogue: up to 100 000 distinct paths, so that a repeat is rare.
@@ -588,6 +601,8 @@ async function workloads(size: number, url: string): Promise<NamedWorkload[]> {
       ),
     },
     { name: 'name, cold mix', paths: ['/v1/stock'], coldNames: names },
+    // One feed for both levels: the engine's caches are the data's, whichever level asks.
+    { name: 'name, fresh needles', paths: ['/v1/stock'], freshNeedles: fresh },
     {
       name: 'name + status',
       paths: substrings.map((needle) => `/v1/stock?name=${needle}&status=${pick(statuses)}`),

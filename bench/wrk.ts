@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { NeedleFeed } from './needles.ts';
 
 const run = promisify(execFile);
 
@@ -30,6 +31,11 @@ export interface Workload {
   readonly paths: readonly string[];
   readonly token?: string;
   readonly coldNames?: readonly string[];
+  /**
+   * Needles never asked before (see needles.ts): each run of wrk asks its own, a fixed number
+   * of them, rather than for a time, since the catalogue holds only so many.
+   */
+  readonly freshNeedles?: NeedleFeed;
 }
 
 /** A prepared load: warm it up once, then measure it as often as wanted. */
@@ -53,14 +59,21 @@ export async function prepareLoad(
     options.scratch,
     `wrk-${String(Date.now())}-${String(Math.random()).slice(2)}.lua`,
   );
-  await writeFile(script, luaScript(workload));
-  const wrk = (seconds: number) =>
-    run(
+  const needleFile = `${script}.needles`;
+  await writeFile(script, luaScript(workload, needleFile));
+  const fresh = workload.freshNeedles;
+  const wrk = async (seconds: number) => {
+    if (fresh !== undefined) {
+      // The requests still in flight when wrk stops take a few more.
+      const needles = fresh(url, FRESH_REQUESTS_PER_RUN + options.connections);
+      await writeFile(needleFile, `${needles.map(encodeURIComponent).join('\n')}\n`);
+    }
+    return run(
       'wrk',
       [
         '-t1',
         `-c${String(options.connections)}`,
-        `-d${String(seconds)}s`,
+        `-d${String(fresh === undefined ? seconds : FRESH_RUN_LIMIT_SECONDS)}s`,
         '--latency',
         '-s',
         script,
@@ -68,6 +81,7 @@ export async function prepareLoad(
       ],
       { maxBuffer: 1 << 24 },
     );
+  };
   return {
     async run(seconds) {
       await wrk(seconds);
@@ -86,6 +100,14 @@ export async function prepareLoad(
   };
 }
 
+/**
+ * Requests a run of fresh needles makes: ten runs a server (warm-ups and rounds, at two levels)
+ * take 15 000 of the catalogue's 20 000 needles.
+ */
+export const FRESH_REQUESTS_PER_RUN = 1500;
+/** How long such a run may take at most; it ends by its count. */
+const FRESH_RUN_LIMIT_SECONDS = 60;
+
 /** Linux's USER_HZ, the unit of /proc/PID/stat's times: 100 on every common architecture. */
 const CLOCK_TICKS = 100;
 
@@ -97,7 +119,7 @@ async function cpuTicks(pid: number): Promise<number> {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-function luaScript(workload: Workload): string {
+function luaScript(workload: Workload, needleFile: string): string {
   const list = (items: readonly string[]) =>
     `{${items.map((item) => JSON.stringify(item)).join(',')}}`;
   const auth =
@@ -107,7 +129,7 @@ function luaScript(workload: Workload): string {
       ? ''
       : `
 local names = ${list(workload.coldNames)}
-local function fresh()
+local function cold()
   local name = names[math.random(#names)]
   local length = math.random(3, 7)
   local start = math.random(1, math.max(1, #name - length + 1))
@@ -115,14 +137,43 @@ local function fresh()
   needle = string.gsub(needle, "[^%w]", function(c) return string.format("%%%02X", string.byte(c)) end)
   return "/v1/stock?name=" .. needle .. "&page=" .. math.random(1, 3)
 end`;
+  const fresh =
+    workload.freshNeedles === undefined
+      ? ''
+      : `
+local needles = {}
+for line in io.lines(${JSON.stringify(needleFile)}) do needles[#needles + 1] = line end
+local taken = 0
+local function fresh()
+  taken = taken % #needles + 1
+  return "/v1/stock?name=" .. needles[taken]
+end
+local answered = 0
+response = function()
+  answered = answered + 1
+  -- wrk sleeps out its duration whatever its threads do; SIGINT ends it, with its figures
+  -- over the time it ran. Sent from the background: os.execute's system() ignores SIGINT
+  -- until its shell ends. The shell's parent is wrk.
+  if answered == ${String(FRESH_REQUESTS_PER_RUN)} then
+    wrk.thread:stop()
+    os.execute("(sleep 0.01; kill -INT $PPID) &")
+  end
+end`;
+  const pick =
+    workload.freshNeedles !== undefined
+      ? 'fresh()'
+      : workload.coldNames !== undefined
+        ? 'cold()'
+        : 'paths[math.random(#paths)]';
   return `
 math.randomseed(42)
 local paths = ${list(workload.paths)}
 local headers = {}
 ${auth}
 ${cold}
+${fresh}
 request = function()
-  local path = ${workload.coldNames === undefined ? 'paths[math.random(#paths)]' : 'fresh()'}
+  local path = ${pick}
   return wrk.format("GET", path, headers)
 end
 `;
