@@ -80,6 +80,8 @@ export interface SoakReport {
   };
   /** Every second: seconds since the start and RSS in MB. */
   readonly rssSeries: readonly (readonly [number, number])[];
+  /** Every second of the idle time: seconds since the load stopped and RSS in MB. */
+  readonly idleSeries: readonly (readonly [number, number])[];
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
@@ -283,7 +285,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const end = rssMb(server.pid);
     const idleFrom = server.monitor.length;
     // Idle: no requests, no writes; the last writes settle and reload, then nothing happens.
-    await pause((options.idleSeconds ?? IDLE_SECONDS) * 1000);
+    const idleSeries: [number, number][] = [];
+    for (let second = 1; second <= (options.idleSeconds ?? IDLE_SECONDS); second++) {
+      await pause(1000);
+      idleSeries.push([second, rssMb(server.pid)]);
+    }
     const idle = rssMb(server.pid);
     return {
       requests: counts.requests,
@@ -307,6 +313,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         idle,
       },
       rssSeries,
+      idleSeries,
     };
   } finally {
     server.child.kill('SIGTERM');
@@ -444,9 +451,10 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     idleSeconds: Number(process.env['SOAK_IDLE_SECONDS'] ?? IDLE_SECONDS),
     log: (line) => process.stdout.write(`${line}\n`),
   });
-  const { rssSeries, ...summary } = report;
+  const { rssSeries, idleSeries, ...summary } = report;
+  const series = (points: readonly (readonly [number, number])[]) =>
+    points.map(([s, mb]) => `${String(s)}: ${String(mb)}`).join(', ');
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  process.stdout.write(
-    `RSS over time (s: MB): ${rssSeries.map(([s, mb]) => `${String(s)}: ${String(mb)}`).join(', ')}\n`,
-  );
+  process.stdout.write(`RSS over time (s: MB): ${series(rssSeries)}\n`);
+  process.stdout.write(`RSS once idle (s: MB): ${series(idleSeries)}\n`);
 }
