@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,6 +180,27 @@ describe('bin/stockmock.js serve (one real process)', () => {
     expect(server.log()).toContain(
       'tokens: the demo tokens (LEVEL-demo-token), at the levels status, quantity (README, \\"Try it\\"); set tokens in the config, or STOCKMOCK_TOKENS, for your own',
     );
+  });
+});
+
+describe('bin/stockmock.js serve, refused at start', () => {
+  it("logs the config's warnings before it refuses the spec", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stockmock-refused-'));
+    await writeFile(join(dir, 'bad.yaml'), 'openapi: 3.1.0\ninfo: {title: x}\n');
+    await writeFile(
+      join(dir, 'stockmock.config.yaml'),
+      'unknownQueryParameters: ignore\nspec: bad.yaml\n',
+    );
+    const run = spawnSync(process.execPath, [`${root}bin/stockmock.js`, 'serve', '--port', '0'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, STOCKMOCK_LOG_LEVEL: 'info' },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(
+      /stockmock\.config\.yaml:1:\d+ unknownQueryParameters: is deprecated/,
+    );
+    expect(run.stderr).toMatch(/bad\.yaml/);
   });
 });
 

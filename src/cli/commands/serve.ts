@@ -37,22 +37,23 @@ export const serveCommand: Command = {
       },
     };
     const { config, marks } = await loadConfigMarked(request);
-    // The spec is read, and the data built, while this thread loads the server's modules (about
-    // 150 ms at start): those modules are imported only now.
-    const begun = await beginStart(config, request, marks);
-    const [{ launch }, { createAppLogger }, { closeOnSignals }, { watchFiles }] = await Promise.all(
-      [
-        import('../../api/launch.ts'),
-        import('../../http/app-logger.ts'),
-        import('../../http/start-server.ts'),
-        import('../../scenarios/watch-files.ts'),
-      ],
-    );
+    // The load begins at once; the spec is read and the data built while this thread loads the
+    // server's modules (about 150 ms at start), which are imported only once the plan is sent.
+    const starting = beginStart(config, request, marks);
+    // Awaited below, once the config's warnings are logged: a refused spec must not lose them.
+    starting.catch(() => undefined);
+    const { createAppLogger } = await import('../../http/app-logger.ts');
     const log = createAppLogger({ level: config.logLevel, format: config.logFormat });
     warn = (issue) => {
       log.warn(formatSourceIssue(issue));
     };
     early.forEach(warn);
+    const begun = await starting;
+    const [{ launch }, { closeOnSignals }, { watchFiles }] = await Promise.all([
+      import('../../api/launch.ts'),
+      import('../../http/start-server.ts'),
+      import('../../scenarios/watch-files.ts'),
+    ]);
     let markClosed = (): void => undefined;
     const closed = new Promise<void>((resolve) => {
       markClosed = resolve;
