@@ -1,5 +1,6 @@
 /** @module The name needles of the benchmark's name mixes, drawn from the catalogue's own names. */
 import { generateProducts } from '../src/generate/generate-products.ts';
+import { shuffled } from './shuffled.ts';
 
 /** How many names needles are cut from. */
 const SAMPLED_NAMES = 5000;
@@ -75,13 +76,4 @@ function distinctNeedles(names: readonly string[]): string[] {
     }
   }
   return [...needles];
-}
-
-function shuffled<T>(items: readonly T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-  }
-  return copy;
 }

@@ -36,6 +36,7 @@ import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { seededRandom as random } from '../src/util/seeded-random.ts';
 import { freePort } from './free-port.ts';
+import { shuffled } from './shuffled.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const cli = join(root, 'bin', 'stockmock.js');
@@ -134,15 +135,6 @@ function prismBin(): string {
 
 // ---------------------------------------------------------------------------------------------
 // The corpus, and what is picked from it by the seed.
-
-function shuffled<T>(items: readonly T[], next: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-  }
-  return copy;
-}
 
 /** A number from text, for a seed of its own per spec (FNV-1a). */
 function hashOf(text: string): number {
