@@ -46,32 +46,7 @@ export function createScenarioStore(
 ): ScenarioStore {
   const datasets: ReadonlyMap<string, Dataset> =
     initial instanceof Map ? initial : new Map([[DEFAULT_SCENARIO, initial as Dataset]]);
-  let state: State = checked({ active, datasets });
-
-  return {
-    get active() {
-      return state.active;
-    },
-    get names() {
-      return [...state.datasets.keys()];
-    },
-    get current() {
-      return state.datasets.get(state.active) as Dataset;
-    },
-    get: (name) => state.datasets.get(name),
-    activate(name) {
-      state = checked({ ...state, active: name });
-    },
-    replace(dataset) {
-      state = { ...state, datasets: new Map([...state.datasets, [state.active, dataset]]) };
-    },
-    replaceAll(next) {
-      state = checked({
-        active: next.has(state.active) ? state.active : DEFAULT_SCENARIO,
-        datasets: next,
-      });
-    },
-  };
+  return storeOver({ state: checked({ active, datasets }) });
 }
 
 /**
@@ -82,35 +57,50 @@ export function storeToFill(active: string = DEFAULT_SCENARIO): {
   readonly store: ScenarioStore;
   readonly fill: (datasets: ReadonlyMap<string, Dataset>) => void;
 } {
-  let filled: ScenarioStore | undefined;
-  const store = (): ScenarioStore => {
-    if (filled === undefined) throw new Error('the scenarios are still loading');
-    return filled;
+  const slot: Slot = { state: undefined };
+  return {
+    store: storeOver(slot),
+    fill: (datasets) => {
+      slot.state = checked({ active, datasets });
+    },
+  };
+}
+
+/** Where a store keeps its state: empty only until a store to fill is filled. */
+interface Slot {
+  state: State | undefined;
+}
+
+function storeOver(slot: Slot): ScenarioStore {
+  const now = (): State => {
+    if (slot.state === undefined) throw new Error('the scenarios are still loading');
+    return slot.state;
   };
   return {
-    store: {
-      get active() {
-        return store().active;
-      },
-      get names() {
-        return store().names;
-      },
-      get current() {
-        return store().current;
-      },
-      get: (name) => store().get(name),
-      activate: (name) => {
-        store().activate(name);
-      },
-      replace: (dataset) => {
-        store().replace(dataset);
-      },
-      replaceAll: (datasets) => {
-        store().replaceAll(datasets);
-      },
+    get active() {
+      return now().active;
     },
-    fill: (datasets) => {
-      filled = createScenarioStore(datasets, active);
+    get names() {
+      return [...now().datasets.keys()];
+    },
+    get current() {
+      const state = now();
+      return state.datasets.get(state.active) as Dataset;
+    },
+    get: (name) => now().datasets.get(name),
+    activate(name) {
+      slot.state = checked({ ...now(), active: name });
+    },
+    replace(dataset) {
+      const state = now();
+      slot.state = { ...state, datasets: new Map([...state.datasets, [state.active, dataset]]) };
+    },
+    replaceAll(next) {
+      const state = now();
+      slot.state = checked({
+        active: next.has(state.active) ? state.active : DEFAULT_SCENARIO,
+        datasets: next,
+      });
     },
   };
 }
