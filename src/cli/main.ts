@@ -17,6 +17,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   contract: async () => (await import('./commands/contract.ts')).contractCommand,
   validate: async () => (await import('./commands/validate.ts')).validateCommand,
   fixtures: async () => (await import('./commands/fixtures-generate.ts')).fixturesGenerateCommand,
+  record: async () => (await import('./commands/record.ts')).recordCommand,
 };
 
 async function usage(): Promise<string> {

@@ -37,10 +37,13 @@ const ProblemTypesSchema = Type.Union([
 
 const ID_TYPE = oneOf(['integer', 'string'] as const);
 
+/** The names the absolute level may go by. */
+export const STOCK_FIELD_NAMES = ['quantity', 'stock'] as const;
+
 export const CompatibilitySchema = Type.Object(
   {
     /** The name of the absolute level: `quantity` in the samples, `stock` in the field list. */
-    stockField: oneOf(['quantity', 'stock'] as const),
+    stockField: oneOf(STOCK_FIELD_NAMES),
     /**
      * The type of `product_id`: integer in the samples, string in the field list. One type for
      * every member that shows a product's id, or a type per member by its name

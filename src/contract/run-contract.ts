@@ -63,6 +63,8 @@ export interface ContractOptions {
    * the target's data, so only for a stand-in or a service whose data may change. Default off.
    */
   readonly writes?: boolean;
+  /** At most this many requests a second (`record --suggest-config` paces its check so). */
+  readonly rate?: number;
   /** Told the id of each check as it starts, for a progress line. */
   readonly onProgress?: (done: number, total: number, id: string) => void;
 }

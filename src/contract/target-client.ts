@@ -2,6 +2,7 @@
 import { SAFE_METHODS } from './spec-methods.ts';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RecordedResponse } from '../spec/response-validator.ts';
 import {
@@ -127,7 +128,17 @@ export interface TargetClientOptions {
    */
   readonly declaredAt?: (path: string) => ReadonlySet<string>;
   readonly writes?: boolean;
+  /** At most this many requests a second, all levels together; 0 or absent: unpaced. */
+  readonly rate?: number;
+  /**
+   * How often a 429 or 503 is asked again, after its `Retry-After` (or 1, 2, 4… s without one);
+   * absent: never, as the checker judges those answers as they come.
+   */
+  readonly retries?: number;
 }
+
+/** The longest `Retry-After` waited for: a longer one is taken as the answer it came with. */
+export const MAX_RETRY_WAIT_MS = 60_000;
 
 /** A token that no real configuration would hold, to provoke an invalid_token answer. */
 const WRONG_TOKEN = 'stockmock-contract-deliberately-wrong-token';
@@ -136,6 +147,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
   const declaredAt = options.declaredAt ?? (() => new Set<string>());
   const limit = createLimiter(options.concurrency);
+  const paced = createPacer(options.rate ?? 0);
   const budget = createRunBudget(options.limits ?? DEFAULT_RUN_LIMITS);
   const origins = new Set([base.origin, ...(options.trustedOrigins ?? []).map(originOf)]);
   origins.delete('null');
@@ -192,10 +204,50 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
             reason: `not requested: the run stopped: ${stopped}`,
           };
         }
-        const exchange = await send(sent, headers, options.timeoutMs, budget, request.body);
-        options.onExchange?.(exchange);
-        return exchange;
+        for (let attempt = 0; ; attempt++) {
+          await paced();
+          const exchange = await send(sent, headers, options.timeoutMs, budget, request.body);
+          options.onExchange?.(exchange);
+          const wait = attempt < (options.retries ?? 0) ? retryWait(exchange, attempt) : undefined;
+          if (wait === undefined) return exchange;
+          await sleep(wait);
+          const again = budget.take(url);
+          if (again !== undefined) return exchange;
+        }
       }),
+  };
+}
+
+/**
+ * How long to wait before asking again after a 429 or 503: its `Retry-After` (seconds or an
+ * HTTP date), else 1, 2, 4… s; undefined for any other answer, or a wait past MAX_RETRY_WAIT_MS.
+ */
+export function retryWait(
+  exchange: Exchange,
+  attempt: number,
+  now = Date.now(),
+): number | undefined {
+  if (exchange.kind !== 'response') return undefined;
+  const { status, headers } = exchange.response;
+  if (status !== 429 && status !== 503) return undefined;
+  const given = headers['retry-after']?.trim();
+  let wait = 1000 * 2 ** attempt;
+  if (given !== undefined && /^\d+$/.test(given)) wait = Number(given) * 1000;
+  else if (given !== undefined && !Number.isNaN(Date.parse(given)))
+    wait = Math.max(0, Date.parse(given) - now);
+  return wait <= MAX_RETRY_WAIT_MS ? wait : undefined;
+}
+
+/** Waits so that requests start at most `rate` a second, evenly spaced; 0: no wait. */
+function createPacer(rate: number): () => Promise<void> {
+  if (rate <= 0) return () => Promise.resolve();
+  const interval = 1000 / rate;
+  let next = 0;
+  return async () => {
+    const now = performance.now();
+    const at = Math.max(now, next);
+    next = at + interval;
+    if (at > now) await sleep(at - now);
   };
 }
 

@@ -248,6 +248,16 @@ export interface WalkOptions {
   readonly maxItems?: number;
   /** How the list's pages hold their parts (the interface's `{data, links}` unless told). */
   readonly envelope?: ListEnvelope;
+  /** Stop after this many pages (MAX_PAGES unless told). */
+  readonly maxPages?: number;
+}
+
+/** How a walk of pages ended, without the pages: they went to its caller one by one. */
+export interface PagesWalked {
+  readonly failures: readonly Failure[];
+  /** False where the walk stopped at its page bound on a list that says it has more. */
+  readonly complete: boolean;
+  readonly items: number;
 }
 
 /**
@@ -266,8 +276,31 @@ export async function walk(
   options: WalkOptions = {},
 ): Promise<Walk> {
   const pages: ListPage[] = [];
+  const walked = await walkPages(client, path, as, options, (page) => {
+    pages.push(page);
+    return undefined;
+  });
+  return { ...walked, pages, items: pages.flatMap((page) => page.data) };
+}
+
+/**
+ * The walk of `walk`, each page handed to `onPage` as it comes and not kept: a recording of a
+ * million items holds none of its pages.
+ */
+export async function walkPages(
+  client: TargetClient,
+  path: string,
+  as: Credentials,
+  options: WalkOptions,
+  /** Given each page; `stop` ends the walk there, as not complete. */
+  onPage: (page: ListPage) => 'stop' | undefined,
+): Promise<PagesWalked> {
+  const maxPages = options.maxPages ?? MAX_PAGES;
   const failures: Failure[] = [];
   const seen = new Set<string>();
+  let first: ListPage | undefined;
+  let last: ListPage | undefined;
+  let pages = 0;
   let items = 0;
   let complete = true;
   let next = path;
@@ -277,12 +310,12 @@ export async function walk(
       failures.push({ message: `links.next leads back to a page already visited: ${next}` });
       break;
     }
-    if (pages.length >= MAX_PAGES) {
+    if (pages >= maxPages) {
       // A list that says it is this long is not at fault for it; one that said less is. A list
       // paged by number, without links, ends at its total or at a short page: it never said
       // less than what was walked.
-      if (byNumber || lastPageOf(pages[0]) > MAX_PAGES) complete = false;
-      else failures.push({ message: `links.next did not end after ${String(MAX_PAGES)} pages` });
+      if (byNumber || lastPageOf(first) > maxPages) complete = false;
+      else failures.push({ message: `links.next did not end after ${String(maxPages)} pages` });
       break;
     }
     seen.add(next);
@@ -292,18 +325,27 @@ export async function walk(
       break;
     }
     if (byNumber) {
-      const fault = pageNumberFault(page, pages);
+      const fault =
+        first === undefined || last === undefined
+          ? undefined
+          : pageNumberFault(page, pages, first, last);
       if (fault !== undefined) {
         failures.push(fault);
         break;
       }
-      pages.push(page);
+      first ??= page;
+      last = page;
+      pages += 1;
       items += page.data.length;
-      if (isLastByNumber(page, pages, items)) break;
-      next = withPage(path, pages.length + 1);
+      if (onPage(page) === 'stop') {
+        complete = false;
+        break;
+      }
+      if (isLastByNumber(page, first, items)) break;
+      next = withPage(path, pages + 1);
       continue;
     }
-    if (pages.length > 0 && page.data.length === 0) {
+    if (pages > 0 && page.data.length === 0) {
       failures.push(
         failureOf(
           page.exchange,
@@ -312,8 +354,13 @@ export async function walk(
         ),
       );
     }
-    pages.push(page);
+    first ??= page;
+    pages += 1;
     items += page.data.length;
+    if (onPage(page) === 'stop') {
+      complete = false;
+      break;
+    }
     if (options.maxItems !== undefined && items > options.maxItems) {
       failures.push(
         failureOf(
@@ -332,28 +379,30 @@ export async function walk(
     }
     next = followed;
   }
-  return { pages, items: pages.flatMap((page) => page.data), failures, complete };
+  return { failures, complete, items };
 }
 
 /**
  * Why a page asked for by number is wrong: the same items as the page before (the `page`
  * parameter was not read), or more items than the first page held.
  */
-function pageNumberFault(page: ListPage, before: readonly ListPage[]): Failure | undefined {
-  const [first] = before;
-  const last = before.at(-1);
-  if (first === undefined || last === undefined) return undefined;
+function pageNumberFault(
+  page: ListPage,
+  before: number,
+  first: ListPage,
+  last: ListPage,
+): Failure | undefined {
   if (page.data.length > first.data.length) {
     return failureOf(
       page.exchange,
-      `Page ${String(before.length + 1)} holds ${String(page.data.length)} items, more than the first page's ${String(first.data.length)}`,
+      `Page ${String(before + 1)} holds ${String(page.data.length)} items, more than the first page's ${String(first.data.length)}`,
       `at most ${String(first.data.length)} items, the page size`,
     );
   }
   if (page.data.length > 0 && JSON.stringify(page.data) === JSON.stringify(last.data)) {
     return failureOf(
       page.exchange,
-      `Page ${String(before.length + 1)} repeats page ${String(before.length)}: the page parameter was not followed`,
+      `Page ${String(before + 1)} repeats page ${String(before)}: the page parameter was not followed`,
       'the next items of the list',
     );
   }
@@ -361,8 +410,8 @@ function pageNumberFault(page: ListPage, before: readonly ListPage[]): Failure |
 }
 
 /** Whether a page asked for by number is the list's last: short, empty, or reaching the total. */
-function isLastByNumber(page: ListPage, pages: readonly ListPage[], items: number): boolean {
-  const size = pages[0]?.data.length ?? 0;
+function isLastByNumber(page: ListPage, first: ListPage, items: number): boolean {
+  const size = first.data.length;
   if (page.data.length === 0 || page.data.length < size) return true;
   const { total } = page.numbers;
   return typeof total === 'number' && items >= total;

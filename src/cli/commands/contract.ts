@@ -2,13 +2,11 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Level } from '../../contract/check.ts';
-import { readDeclared, servesInterface } from '../../contract/declared.ts';
 import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
-import { TOKEN_LEVELS } from '../../contract/target-client.ts';
-import { loadSpec, SHIPPED_SPEC, type LoadedSpec } from '../../spec/load-spec.ts';
-import { isUrlLocation } from '../../spec/spec-references.ts';
-import type { Command, ParsedArgs } from '../command.ts';
+import { loadSpec } from '../../spec/load-spec.ts';
+import type { Command } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
+import { parseOrigins, parseTokens, specLocation } from '../target-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
 const AS = { prefix: 'contract: ' } as const;
@@ -68,7 +66,7 @@ export const contractCommand: Command = {
     const spec = await loadSpec(specLocation(stringFlag(args, 'spec'), io.cwd));
     const options = {
       baseUrl,
-      tokens: parseTokens(args, spec),
+      tokens: parseTokens(args, spec, 'contract'),
       level: parseLevel(stringFlag(args, 'level')),
       pinProblemTypes: args.flags['pin-problem-types'] === true,
       spec,
@@ -95,7 +93,7 @@ export const contractCommand: Command = {
           min: 1,
         }),
       },
-      trustedOrigins: parseOrigins(args),
+      trustedOrigins: parseOrigins(args, 'contract'),
       writes: args.flags['writes'] === true,
       ...(io.progress === undefined
         ? {}
@@ -145,62 +143,9 @@ export const contractCommand: Command = {
   },
 };
 
-/** `--trust-origin https://api.example.com`: origins only, so that no path or query is implied. */
-function parseOrigins(args: ParsedArgs): string[] {
-  const given = args.flags['trust-origin'];
-  return (Array.isArray(given) ? given : []).map((value) => {
-    const text = String(value);
-    const url = URL.canParse(text) ? new URL(text) : undefined;
-    if (url === undefined || !/^https?:$/.test(url.protocol) || url.href !== `${url.origin}/`) {
-      throw new UsageError(
-        `contract: --trust-origin takes an origin such as https://api.example.com, not "${text}"`,
-      );
-    }
-    return url.origin;
-  });
-}
-
-/** `--spec` is a file, or a URL such as the target's own `/openapi.json`; default: the shipped spec. */
-function specLocation(given: string | undefined, cwd: string): string {
-  if (given === undefined) return SHIPPED_SPEC;
-  return isUrlLocation(given) ? given : resolve(cwd, given);
-}
-
 /** `--level`: which rules fail the run. */
 function parseLevel(given: string | undefined): Level {
   if (given === undefined) return 'interface';
   if (given === 'interface' || given === 'stand-in') return given;
   throw new UsageError(`contract: --level takes interface or stand-in, not "${given}"`);
-}
-
-/**
- * `--token status=abc --token quantity=def`: level first, so a token may contain `=`. A level is
- * one of the interface's two, one that the spec's views declare (`public`, `staff`), or any
- * name: a spec whose one view is everyone's, or whose operations declare no data, names none.
- */
-/** A level's name: what the config's tokens allow (ACCESS_LEVEL_PATTERN). */
-const LEVEL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-
-function parseTokens(args: ParsedArgs, spec: LoadedSpec): Readonly<Record<string, string>> {
-  const given = args.flags['token'];
-  const declared = readDeclared(spec.dereferenced).levels;
-  const known = [...new Set([...TOKEN_LEVELS, ...declared])];
-  // Where the spec names levels, a name it does not know is a typo, not a level of its own.
-  const allowed = (level: string): boolean =>
-    declared.length === 0 && !servesInterface(spec)
-      ? LEVEL_NAME.test(level)
-      : known.includes(level);
-  const tokens: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const grant of Array.isArray(given) ? given : []) {
-    const text = String(grant);
-    const at = text.indexOf('=');
-    const level = text.slice(0, at);
-    if (at < 1 || !allowed(level) || at === text.length - 1) {
-      throw new UsageError(
-        `contract: --token takes LEVEL=TOKEN with LEVEL ${known.join(', ')}, not "${text.replace(/=.*/, '=…')}"`,
-      );
-    }
-    tokens[level] = text.slice(at + 1);
-  }
-  return tokens;
 }

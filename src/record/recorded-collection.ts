@@ -1,0 +1,99 @@
+/**
+ * @module The records of one collection as the reads assemble them: each key's fields from every
+ * view that showed it, the fuller view first; then written as the stand-in will read them.
+ */
+import { deriveValue } from '../dataset/derive.ts';
+import type { CollectionDeclaration } from '../resources/declarations.ts';
+import type { Fields } from './read-view.ts';
+
+export type Key = number | string;
+
+/** A field that two reads of one record showed with different values. */
+export interface Disagreement {
+  readonly key: Key;
+  readonly field: string;
+  readonly kept: unknown;
+  readonly other: unknown;
+}
+
+export interface RecordedCollection {
+  readonly declaration: CollectionDeclaration;
+  /** The key an item's fields hold, if it is one of the collection's type. */
+  keyOf(fields: Fields): Key | undefined;
+  has(key: Key): boolean;
+  /** Adds what a read showed; a field already held with another value stays as it was. */
+  add(key: Key, fields: Fields): Disagreement | undefined;
+  readonly size: number;
+  keys(): IterableIterator<Key>;
+  /**
+   * Each record as the fixture holds it, in the order first met: the key, the declared fields,
+   * then the others as shown; a derived field only where it is not what the stand-in derives.
+   */
+  records(): Iterable<Readonly<Record<string, unknown>>>;
+}
+
+export function createRecordedCollection(declaration: CollectionDeclaration): RecordedCollection {
+  const records = new Map<Key, Map<string, unknown>>();
+  const declared = [...declaration.fields.keys()];
+  return {
+    declaration,
+    keyOf(fields) {
+      const key = fields.get(declaration.key);
+      if (declaration.keyType === 'string') return typeof key === 'string' ? key : undefined;
+      return typeof key === 'number' && Number.isSafeInteger(key) ? key : undefined;
+    },
+    has: (key) => records.has(key),
+    add(key, fields) {
+      const record = records.get(key);
+      if (record === undefined) {
+        records.set(key, new Map(fields));
+        return undefined;
+      }
+      let disagreement: Disagreement | undefined;
+      for (const [field, value] of fields) {
+        if (!record.has(field)) record.set(field, value);
+        else if (disagreement === undefined && !sameJson(record.get(field), value)) {
+          disagreement = { key, field, kept: record.get(field), other: value };
+        }
+      }
+      return disagreement;
+    },
+    get size() {
+      return records.size;
+    },
+    keys: () => records.keys(),
+    *records() {
+      for (const fields of records.values()) yield fixtureRecord(fields, declaration, declared);
+    },
+  };
+}
+
+function fixtureRecord(
+  fields: ReadonlyMap<string, unknown>,
+  declaration: CollectionDeclaration,
+  declared: readonly string[],
+): Record<string, unknown> {
+  // A derived field is data only where it is not what the stand-in derives from its source.
+  const derivedAlike = new Set(
+    declaration.derived
+      .filter(
+        (derivation) =>
+          fields.has(derivation.field) &&
+          fields.get(derivation.field) === deriveValue(derivation, fields.get(derivation.from)),
+      )
+      .map(({ field }) => field),
+  );
+  // No prototype: a field named `__proto__` is a field like any other.
+  const record = Object.create(null) as Record<string, unknown>;
+  const put = (field: string) => {
+    if (fields.has(field) && !derivedAlike.has(field)) record[field] = fields.get(field);
+  };
+  put(declaration.key);
+  for (const field of declared) put(field);
+  for (const field of fields.keys()) put(field);
+  return record;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
