@@ -71,6 +71,16 @@ export const CompatibilitySchema = Type.Object(
     nameMatch: oneOf(['case-insensitive', 'case-sensitive'] as const),
     /** An `Accept` that excludes JSON: a 406 problem, or JSON all the same. */
     accept: oneOf(['negotiate', 'ignore'] as const),
+    /**
+     * Whether a list's links name `limit` when the request named none: always (the default
+     * page size, written out), or only when the request did.
+     */
+    linkLimit: oneOf(['when-asked', 'always'] as const),
+    /**
+     * How a link's query values are encoded: as URI components (`%20` for a space), or as an
+     * HTML form and URLSearchParams write them (`+` for a space; `!'()~` escaped too).
+     */
+    linkEncoding: oneOf(['percent', 'form'] as const),
     /** A 400's `errors` member naming each bad parameter: listed, or omitted. */
     parameterErrors: oneOf(['listed', 'omitted'] as const),
     problemTypes: ProblemTypesSchema,
@@ -94,6 +104,8 @@ export const DEFAULT_COMPATIBILITY: Compatibility = {
   order: 'id',
   nameMatch: 'case-insensitive',
   accept: 'negotiate',
+  linkLimit: 'when-asked',
+  linkEncoding: 'percent',
   parameterErrors: 'listed',
   problemTypes: 'stockmock',
   realm: 'stockmock',
@@ -108,6 +120,8 @@ export const COMPATIBILITY_ENV: Readonly<Record<string, keyof Compatibility>> = 
   STOCKMOCK_ORDER: 'order',
   STOCKMOCK_NAME_MATCH: 'nameMatch',
   STOCKMOCK_ACCEPT: 'accept',
+  STOCKMOCK_LINK_LIMIT: 'linkLimit',
+  STOCKMOCK_LINK_ENCODING: 'linkEncoding',
   STOCKMOCK_PARAMETER_ERRORS: 'parameterErrors',
   STOCKMOCK_PROBLEM_TYPES: 'problemTypes',
   STOCKMOCK_REALM: 'realm',

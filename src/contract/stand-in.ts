@@ -25,6 +25,10 @@ export interface StandInSettings {
   readonly order: 'id' | 'name' | 'name-lowercase' | 'name-locale';
   readonly nameMatch: 'case-insensitive' | 'case-sensitive';
   readonly accept: 'negotiate' | 'ignore';
+  /** Whether links name `limit` when the request did not. */
+  readonly linkLimit: 'always' | 'when-asked';
+  /** How links encode their query values: `%20` or `+` for a space. */
+  readonly linkEncoding: 'percent' | 'form';
   readonly parameterErrors: 'listed' | 'omitted';
   /** `stockmock`, `about:blank`, a base URI that problem names follow, or a URI per problem. */
   readonly problemTypes: string | ProblemTypeMap;
@@ -40,6 +44,8 @@ export const PRODUCT_SETTINGS: StandInSettings = {
   order: 'id',
   nameMatch: 'case-insensitive',
   accept: 'negotiate',
+  linkLimit: 'when-asked',
+  linkEncoding: 'percent',
   parameterErrors: 'listed',
   problemTypes: 'stockmock',
   realm: 'stockmock',
@@ -54,6 +60,8 @@ const CHOICES: { readonly [K in keyof StandInSettings]?: readonly string[] } = {
   order: ['id', 'name', 'name-lowercase', 'name-locale'],
   nameMatch: ['case-insensitive', 'case-sensitive'],
   accept: ['negotiate', 'ignore'],
+  linkLimit: ['when-asked', 'always'],
+  linkEncoding: ['percent', 'form'],
   parameterErrors: ['listed', 'omitted'],
 };
 

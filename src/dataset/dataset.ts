@@ -86,7 +86,13 @@ export interface ListQuery {
 /** The rules a list is served by: the compatibility settings, fixed when the server starts. */
 export type ServingRules = Pick<
   Compatibility,
-  'order' | 'nameMatch' | 'pastTheEnd' | 'stockField' | 'productIdType'
+  | 'order'
+  | 'nameMatch'
+  | 'pastTheEnd'
+  | 'stockField'
+  | 'productIdType'
+  | 'linkLimit'
+  | 'linkEncoding'
 >;
 
 /** A declared operation served from data, bound to its rules: what a route handler calls. */
@@ -94,6 +100,10 @@ export type DataOperation =
   | {
       readonly kind: 'list';
       readonly declaration: Extract<OperationDeclaration, { kind: 'list' }>;
+      /** Whether links name `limit` when the request did not. */
+      readonly linkLimit: ServingRules['linkLimit'];
+      /** How links encode their query values. */
+      readonly linkEncoding: ServingRules['linkEncoding'];
       /** The page asked for; a page past the end is a 404 problem where the rules say so. */
       list(dataset: Dataset, query: ListQuery): Page<number>;
       /** The page's records, at an access level, as the text of a JSON array. */
@@ -152,6 +162,8 @@ export function dataOperations(
     operations.set(operationId, {
       kind: 'list',
       declaration,
+      linkLimit: rules.linkLimit,
+      linkEncoding: rules.linkEncoding,
       list(dataset, query) {
         const served = dataset.collection(declaration.collection);
         const { order } = query;

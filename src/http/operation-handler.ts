@@ -12,7 +12,7 @@ import type { Condition } from '../query/query.ts';
 import type { OperationDeclaration } from '../resources/declarations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../spec/pagination.ts';
-import type { ParameterValue } from '../spec/parameter-parser.ts';
+import { decodeQueryComponent, type ParameterValue } from '../spec/parameter-parser.ts';
 import { queryPairsOf } from '../spec/parameter-style.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
@@ -100,7 +100,16 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
     const page = operation.list(context.dataset, query);
     // Links name the collection as the spec does, also when it was asked for with a trailing slash.
     const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
-    const links = buildLinks({ url: `${context.origin()}${path}`, filters: repeated }, page);
+    const links = buildLinks(
+      {
+        url: `${context.origin()}${path}`,
+        filters: repeated,
+        namesLimit:
+          operation.linkLimit === 'always' || namesParameter(context.request.url, LIMIT_PARAMETER),
+        encoding: operation.linkEncoding,
+      },
+      page,
+    );
     const items = operation.writePage(context.dataset, page, context.request.accessLevel);
     const { total, limit, lastPage } = page;
     const written = answer({ items, links, total, page: page.page, limit, pages: lastPage });
@@ -154,4 +163,14 @@ function documentHandler(spec: LoadedSpec, format: 'json' | 'yaml'): OperationHa
     body: fill((yaml ??= stringify(served).split(stringify(ORIGIN).trim())), context.origin()),
     type: 'application/yaml; charset=utf-8',
   });
+}
+
+/** Whether a request's query names a parameter, however its name is percent-encoded. */
+function namesParameter(url: string, name: string): boolean {
+  const at = url.indexOf('?');
+  if (at < 0) return false;
+  return url
+    .slice(at + 1)
+    .split('&')
+    .some((pair) => decodeQueryComponent(pair.split('=', 1)[0] ?? '') === name);
 }

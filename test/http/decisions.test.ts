@@ -169,7 +169,21 @@ describe('pagination and links', () => {
   });
   it('default limit is 10 and the maximum 100 is accepted', async () => {
     expect(data((await get('/v1/stock?limit=100')).json())).toHaveLength(6);
-    expect(links((await get('/v1/stock')).json())['first']).toContain('limit=10&page=1');
+    expect(data((await get('/v1/stock?limit=3')).json())).toHaveLength(3);
+  });
+  it("links keep the request's limit: none where it named none, unless linkLimit is always", async () => {
+    expect(links((await get('/v1/stock')).json())['first']).toMatch(/\/v1\/stock\?page=1$/);
+    expect(links((await get('/v1/stock?limit=3')).json())['first']).toMatch(/\?limit=3&page=1$/);
+    const { app: always } = await buildTestApp({
+      fixture: FIXTURE,
+      config: { compatibility: { linkLimit: 'always' } },
+    });
+    const response = await injectChecked(always, {
+      url: '/v1/stock',
+      headers: bearer(STATUS_TOKEN),
+    });
+    expect(links(response.json())['first']).toMatch(/\?limit=10&page=1$/);
+    await always.close();
   });
 });
 

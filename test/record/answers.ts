@@ -18,9 +18,20 @@ export interface Asked {
 /** Requests in flight at once: enough to be quick on loopback, few enough for a small server. */
 const IN_FLIGHT = 8;
 
-/** Each answer, in the order asked: `GET path (level)\nstatus type\nlink\nbody`. */
-export async function answersOf(served: Served, asked: readonly Asked[]): Promise<string[]> {
-  const answers: string[] = [];
+export interface Answer {
+  /** `GET path (level)`. */
+  readonly asked: string;
+  readonly status: number;
+  readonly type: string;
+  /** The Link header, the origin taken out. */
+  readonly link: string;
+  /** The body, the origin taken out. */
+  readonly body: string;
+}
+
+/** Each answer, in the order asked. */
+export async function answersOf(served: Served, asked: readonly Asked[]): Promise<Answer[]> {
+  const answers: Answer[] = [];
   for (let start = 0; start < asked.length; start += IN_FLIGHT) {
     const batch = asked.slice(start, start + IN_FLIGHT);
     answers.push(
@@ -30,19 +41,45 @@ export async function answersOf(served: Served, asked: readonly Asked[]): Promis
           const response = await fetch(`${served.url}${path}`, {
             headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
           });
-          const body = await response.text();
           const shown = (text: string | null) => (text ?? '').replaceAll(served.url, 'ORIGIN');
-          return [
-            `GET ${path} (${level})`,
-            `${String(response.status)} ${response.headers.get('content-type') ?? ''}`,
-            shown(response.headers.get('link')),
-            shown(body),
-          ].join('\n');
+          return {
+            asked: `GET ${path} (${level})`,
+            status: response.status,
+            type: response.headers.get('content-type') ?? '',
+            link: shown(response.headers.get('link')),
+            body: shown(await response.text()),
+          };
         }),
       )),
     );
   }
   return answers;
+}
+
+/**
+ * An answer as the round trip must keep it. A success: its type, Link and body byte for byte (or,
+ * `asJson`, the body's JSON value, for a service whose formatting no setting mirrors). A refusal:
+ * its status and problem type; its `detail` is prose of the service's own.
+ */
+export function keptOf(answer: Answer, asJson = false): string {
+  const head = `${answer.asked} → ${String(answer.status)}`;
+  if (answer.status >= 300) {
+    const type = (JSON.parse(answer.body) as { type?: unknown }).type;
+    return `${head} ${String(type)}`;
+  }
+  const body = asJson ? JSON.stringify(sortedMembers(JSON.parse(answer.body))) : answer.body;
+  return [head, answer.type, answer.link, body].join('\n');
+}
+
+/** A JSON value with each object's members in code-unit order: equal values, equal text. */
+function sortedMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedMembers);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, member]) => [key, sortedMembers(member)]),
+  );
 }
 
 /**

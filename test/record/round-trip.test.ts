@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { startStockmock } from '../../src/api/start-stockmock.ts';
 import { runMain } from '../../src/cli/main.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
-import { answersOf, pagesOf, type Asked, type Served } from './answers.ts';
+import { INDEPENDENT_SERVERS, REFERENCE } from '../contract/independent/servers.ts';
+import { answersOf, keptOf, pagesOf, type Asked, type Served } from './answers.ts';
 
 const DEMO_TOKENS = { status: 'status-demo-token', quantity: 'quantity-demo-token' };
 const LEVELS = ['status', 'quantity', 'none'];
@@ -88,6 +89,7 @@ describe('record, then serve what it wrote', () => {
       try {
         const asked = await stockRequests(served);
         expect(asked.length).toBeGreaterThan(1000);
+        // The same server code on both sides: every answer, refusals too, byte for byte.
         const expected = await answersOf(served, asked);
         const actual = await answersOf({ url: copy.url, tokens: DEMO_TOKENS }, asked);
         expect(actual).toEqual(expected);
@@ -98,4 +100,53 @@ describe('record, then serve what it wrote', () => {
       await original.close();
     }
   }, 120_000);
+});
+
+/**
+ * Correct services written apart from stockmock (test/contract/independent/), each deciding the
+ * interface's open points its own way; `--suggest-config` finds the settings that match. Two
+ * format their JSON as no setting can (indented; members in another order): their answers are
+ * compared as JSON values.
+ */
+const FORMATTED_APART = new Set([
+  'pretty-printed JSON with extra headers',
+  'JSON members in another order',
+]);
+
+describe('record, then serve what it wrote: the independent servers', () => {
+  const servers = [
+    REFERENCE,
+    ...INDEPENDENT_SERVERS.filter((server) => server.kind === 'different'),
+  ];
+  it('covers every correct server, the two formatted apart included', () => {
+    expect(servers.length).toBeGreaterThanOrEqual(20);
+    expect(servers.filter((server) => FORMATTED_APART.has(server.name))).toHaveLength(2);
+  });
+
+  it.each(servers.map((server) => [server.name, server] as const))(
+    '%s',
+    async (name, server) => {
+      const running = await server.start();
+      try {
+        const { dir, io, status } = await recordAndServe(running);
+        expect(io.err).not.toMatch(/no fixture written/);
+        expect(status).toBe(0);
+        const copy = await startStockmock({ config: join(dir, 'recorded.config.yaml') });
+        try {
+          const asked = await stockRequests(running);
+          const asJson = FORMATTED_APART.has(name);
+          const expected = (await answersOf(running, asked)).map((one) => keptOf(one, asJson));
+          const actual = (await answersOf({ url: copy.url, tokens: DEMO_TOKENS }, asked)).map(
+            (one) => keptOf(one, asJson),
+          );
+          expect(actual).toEqual(expected);
+        } finally {
+          await copy.close();
+        }
+      } finally {
+        await running.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -535,6 +535,8 @@ describe('createDataset', () => {
 
   it('a level with no declared view is a wiring error, not a record', () => {
     const operations = dataOperations(SHIPPED, {
+      linkLimit: 'always',
+      linkEncoding: 'percent',
       order: 'id',
       nameMatch: 'case-insensitive',
       pastTheEnd: 'empty',

@@ -11,7 +11,9 @@ describe('paginate and buildLinks', () => {
       ['name', 'a b'],
       ['status', 'available'],
     ] as const,
-  };
+    namesLimit: true,
+    encoding: 'percent',
+  } as const;
 
   it.each([
     [1, 10, [1, 10], 'p=1', null, 'p=2', 'p=3'],
@@ -38,6 +40,39 @@ describe('paginate and buildLinks', () => {
     const links = buildLinks(target, paginate(slicesOf(items), { page: 2, limit: 5 }));
     expect(links.next).toBe('http://h:1/v1/stock?name=a%20b&status=available&limit=5&page=3');
     expect(new URL(links.first).searchParams.get('name')).toBe('a b');
+  });
+
+  it('leaves the limit out where the request named none and the settings say so', () => {
+    const result = paginate(slicesOf(items), { page: 2, limit: 10 });
+    const links = buildLinks({ ...target, namesLimit: false }, result);
+    expect(links.next).toBe('http://h:1/v1/stock?name=a%20b&status=available&page=3');
+    const bare = buildLinks({ ...target, filters: [], namesLimit: false }, result);
+    expect(bare).toEqual({
+      first: 'http://h:1/v1/stock?page=1',
+      last: 'http://h:1/v1/stock?page=3',
+      prev: 'http://h:1/v1/stock?page=1',
+      next: 'http://h:1/v1/stock?page=3',
+    });
+  });
+
+  it('encodes values as URLSearchParams does where the settings say form', () => {
+    const marks = " !'()*-._~é+&=";
+    const form = buildLinks(
+      { ...target, filters: [['name', marks]], encoding: 'form' },
+      paginate(slicesOf(items), { page: 1, limit: 5 }),
+    );
+    const expected = new URLSearchParams([
+      ['name', marks],
+      ['limit', '5'],
+      ['page', '1'],
+    ]).toString();
+    expect(form.first).toBe(`http://h:1/v1/stock?${expected}`);
+    const percent = buildLinks(
+      { ...target, filters: [['name', marks]] },
+      paginate(slicesOf(items), { page: 1, limit: 5 }),
+    );
+    expect(new URL(percent.first).searchParams.get('name')).toBe(marks);
+    expect(percent.first).toContain("name=%20!'()*-._~%C3%A9%2B%26%3D&");
   });
 
   it('gives an empty list one page: last is page 1', () => {

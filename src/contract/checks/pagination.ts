@@ -849,6 +849,88 @@ function placesLinks(collection: Collection): boolean {
   return collection.envelope.kind === 'none' || collection.envelope.links !== undefined;
 }
 
+/**
+ * Open point (PRODUCT.md: links keep "the limit of the request"): a page asked for without
+ * `limit` may have links that write the default page size out, or leave it out as the request
+ * did. PRODUCT.md's words allow both, so neither fails; the check says which the target chose,
+ * for `--suggest-config` and for `record`, whose stand-in must write the same links.
+ */
+function linksNameLimit(collection: Collection): Check {
+  return {
+    id: `pagination.${collection.name}.links-name-limit`,
+    title: `${collection.path}: whether links of a page asked for without limit name it (either is correct)`,
+    level: 'stand-in',
+    source: 'PRODUCT.md: links',
+    needs: [],
+    async run(context) {
+      if (!placesLinks(collection)) return NO_LINKS_TO_JUDGE;
+      const page = readPage(
+        await context.client.request({ path: collection.path, as: readerOf(context, collection) }),
+        collection.envelope,
+      );
+      if (isFailure(page)) return found([page]);
+      const link = page.links.first ?? page.links.last;
+      if (link === null) return found([]);
+      const named = queryParameter(link, page, 'limit') !== null;
+      const seen = named
+        ? 'links name the default limit when the request named none'
+        : 'links leave limit out when the request named none';
+      const value = named ? 'always' : 'when-asked';
+      return { failures: [], observed: seen, decided: [{ setting: 'linkLimit', value, seen }] };
+    },
+  };
+}
+
+/**
+ * Open point: how a link writes a space in a filter's value, `%20` as a URI component or `+` as
+ * an HTML form (and URLSearchParams) does. Both read back the same, so neither fails; the check
+ * says which the target chose, for `--suggest-config` and `record`.
+ */
+function linksEncoding(collection: Collection): Check {
+  const needle = 'a b';
+  return {
+    id: `pagination.${collection.name}.links-encoding`,
+    title: `${collection.path}: how links encode a space in a filter's value (either is correct)`,
+    level: 'stand-in',
+    source: 'PRODUCT.md: links',
+    needs: [],
+    async run(context) {
+      if (!placesLinks(collection)) return NO_LINKS_TO_JUDGE;
+      const filter = collection.labelFilter;
+      if (filter === undefined) return { failures: [], skipped: 'the list has no text filter' };
+      const page = readPage(
+        await context.client.request({
+          path: withQuery(collection.path, { [filter]: needle }),
+          as: readerOf(context, collection),
+        }),
+        collection.envelope,
+      );
+      const link = isFailure(page) ? null : (page.links.first ?? page.links.last);
+      const written = rawQueryValue(link ?? '', filter);
+      const value = written === 'a+b' ? 'form' : written === 'a%20b' ? 'percent' : undefined;
+      if (value === undefined) {
+        return { failures: [], skipped: `no link wrote the value ${JSON.stringify(needle)} back` };
+      }
+      const seen = `links write a space in a filter's value as ${value === 'form' ? '+' : '%20'}`;
+      return { failures: [], observed: seen, decided: [{ setting: 'linkEncoding', value, seen }] };
+    },
+  };
+}
+
+/** A query parameter's value in a link as it is written, not decoded; undefined if absent. */
+function rawQueryValue(link: string, name: string): string | undefined {
+  const query = link.split('#', 1)[0]?.split('?')[1] ?? '';
+  for (const pair of query.split('&')) {
+    const [key = '', value = ''] = pair.split('=', 2);
+    try {
+      if (decodeURIComponent(key.replaceAll('+', ' ')) === name) return value;
+    } catch {
+      // A key that is no percent-encoding names no parameter.
+    }
+  }
+  return undefined;
+}
+
 /** A links check of a list whose envelope places none (`{items, total}`): nothing to judge. */
 const NO_LINKS_TO_JUDGE: Findings = {
   failures: [],
@@ -866,6 +948,8 @@ export const paginationChecksOf = (
   order(collection),
   links(collection),
   linksAsStandIn(collection),
+  linksNameLimit(collection),
+  linksEncoding(collection),
   pastTheEnd(collection),
   pastTheEndAsStandIn(collection),
 ];
