@@ -102,11 +102,12 @@ function wrapperOf(path: MemberPath): [string, string] {
 }
 
 /**
- * The links as an RFC 8288 header: `<url>; rel="first", …`, prev and next where they exist. The
- * URLs are encoded, so none holds `>`.
+ * The links as an RFC 8288 header: `<url>; rel="first", <url>; rel="last"`, then prev and next
+ * where they exist, in the order of a `links` object's members. The URLs are encoded, so none
+ * holds `>`.
  */
 export function linkHeaderOf(links: Links): string {
-  return (['first', 'prev', 'next', 'last'] as const)
+  return (['first', 'last', 'prev', 'next'] as const)
     .flatMap((rel) => {
       const url = links[rel];
       return url === null ? [] : [`<${url}>; rel="${rel}"`];

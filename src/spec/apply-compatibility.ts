@@ -58,6 +58,39 @@ function operationsOf(document: OpenAPIV3_1.Document): [string, Operation][] {
   );
 }
 
+/**
+ * The 404 a list gets for a page past the end: the spec's `NotFound` response, else the 404
+ * another operation declares (an item's), else a problem of its own. A spec need not have the
+ * shipped spec's components.
+ */
+function notFoundResponse(
+  document: OpenAPIV3_1.Document,
+  responses: Readonly<Record<string, OpenAPIV3_1.ResponseObject>>,
+): OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject {
+  if (responses['NotFound'] !== undefined) return { $ref: '#/components/responses/NotFound' };
+  for (const [, operation] of operationsOf(document)) {
+    const declared = operation.responses?.['404'];
+    if (declared !== undefined) return declared;
+  }
+  return {
+    description: 'A page past the end: a problem (RFC 9457).',
+    content: {
+      'application/problem+json': {
+        schema: {
+          type: 'object',
+          required: ['type', 'title', 'status'],
+          properties: {
+            type: { type: 'string' },
+            title: { type: 'string' },
+            status: { type: 'integer', const: 404 },
+            detail: { type: 'string' },
+          },
+        },
+      },
+    },
+  };
+}
+
 /** Replaces a phrase of a description; a spec without it keeps its text. */
 function restate(holder: { description?: string } | undefined, from: string, to: string): void {
   if (holder?.description !== undefined) {
@@ -87,11 +120,12 @@ function rewriteOpenPoints(document: OpenAPIV3_1.Document, settings: Compatibili
   }
   if (settings.pastTheEnd === 'not-found') {
     restate(parameters['Page'], 'A page past the end is empty.', 'A page past the end is a 404.');
+    const notFound = notFoundResponse(document, responses);
     for (const [, operation] of lists) {
       if (operation.parameters?.some((p) => '$ref' in p && p.$ref.endsWith('/Page')) === true) {
         operation.responses = {
           ...operation.responses,
-          '404': operation.responses?.['404'] ?? { $ref: '#/components/responses/NotFound' },
+          '404': operation.responses?.['404'] ?? structuredClone(notFound),
         };
       }
     }

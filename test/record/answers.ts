@@ -56,19 +56,74 @@ export async function answersOf(served: Served, asked: readonly Asked[]): Promis
   return answers;
 }
 
+/** How far an answer is compared where a service writes what no setting mirrors. */
+export interface Looser {
+  /** The body as a JSON value: indentation and member order apart. */
+  readonly asJson?: boolean;
+  /**
+   * Links as a client reads them: resolved, without `self`, each header field and rel quoting
+   * alike, query parameters in any order, and those at the given defaults left out.
+   */
+  readonly linksRead?: Readonly<Record<string, string>>;
+}
+
 /**
- * An answer as the round trip must keep it. A success: its type, Link and body byte for byte (or,
- * `asJson`, the body's JSON value, for a service whose formatting no setting mirrors). A refusal:
- * its status and problem type; its `detail` is prose of the service's own.
+ * An answer as the round trip must keep it. A success: its media type (a `charset` apart: JSON
+ * is UTF-8 either way, RFC 8259 §8.1), Link and body byte for byte, unless `looser` says how a
+ * service formats what no setting mirrors. A refusal: its status and problem type; its `detail`
+ * is prose of the service's own.
  */
-export function keptOf(answer: Answer, asJson = false): string {
+export function keptOf(answer: Answer, looser: Looser = {}): string {
   const head = `${answer.asked} → ${String(answer.status)}`;
   if (answer.status >= 300) {
     const type = (JSON.parse(answer.body) as { type?: unknown }).type;
     return `${head} ${String(type)}`;
   }
-  const body = asJson ? JSON.stringify(sortedMembers(JSON.parse(answer.body))) : answer.body;
-  return [head, answer.type, answer.link, body].join('\n');
+  const essence = answer.type.split(';', 1)[0]?.trim() ?? '';
+  const defaults = looser.linksRead;
+  const link = defaults === undefined ? answer.link : linkHeaderRead(answer.link, defaults);
+  let body = answer.body;
+  if (looser.asJson === true || defaults !== undefined) {
+    const value = JSON.parse(body) as unknown;
+    body = JSON.stringify(sortedMembers(defaults === undefined ? value : linksIn(value, defaults)));
+  }
+  return [head, essence, link, body].join('\n');
+}
+
+/** A link as a client reads it: path, then the query's pairs sorted, defaults left out. */
+function linkRead(link: string, defaults: Readonly<Record<string, string>>): string {
+  const url = new URL(link.replace(/^ORIGIN/, 'http://origin'), 'http://origin');
+  const pairs = [...url.searchParams]
+    .filter(([name, value]) => defaults[name] !== value)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${url.pathname}?${new URLSearchParams(pairs).toString()}`;
+}
+
+/** A Link header's links by rel, `self` apart, however its fields and quotes are written. */
+function linkHeaderRead(header: string, defaults: Readonly<Record<string, string>>): string {
+  const links = [...header.matchAll(/<([^>]*)>\s*;\s*rel="?([^",;\s]+)"?/g)]
+    .filter(([, , rel]) => rel !== 'self')
+    .map(([, url = '', rel = '']) => `${rel} ${linkRead(url, defaults)}`);
+  return links.sort().join(', ');
+}
+
+/** A body with each string of a `links` object read as a client reads it. */
+function linksIn(value: unknown, defaults: Readonly<Record<string, string>>): unknown {
+  if (Array.isArray(value)) return value.map((one) => linksIn(one, defaults));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [
+      key,
+      key === 'links' && typeof member === 'object' && member !== null
+        ? Object.fromEntries(
+            Object.entries(member as Record<string, unknown>).map(([rel, link]) => [
+              rel,
+              typeof link === 'string' ? linkRead(link, defaults) : link,
+            ]),
+          )
+        : linksIn(member, defaults),
+    ]),
+  );
 }
 
 /** A JSON value with each object's members in code-unit order: equal values, equal text. */
@@ -98,4 +153,16 @@ export function pagesOf(path: string, total: number, sizes: readonly (number | u
       return `${path}${path.includes('?') ? '&' : '?'}${query}`;
     });
   });
+}
+
+/** The first few answers that differ, each pair side by side: a readable failure of thousands. */
+export function differing<T>(actual: readonly T[], expected: readonly T[], shown = 3) {
+  const pairs = expected.map((one, index) => ({ expected: one, actual: actual[index] }));
+  const apart = pairs.filter(
+    (pair) => JSON.stringify(pair.actual) !== JSON.stringify(pair.expected),
+  );
+  return {
+    count: actual.length === expected.length ? apart.length : -1,
+    first: apart.slice(0, shown),
+  };
 }

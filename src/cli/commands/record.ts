@@ -261,10 +261,18 @@ async function suggestConfig(input: SuggestInput): Promise<number> {
       ? []
       : [`spec: ${relativePath(here, resolve(io.cwd, input.specGiven))}`]),
   ];
+  const levels = Object.keys(input.tokens);
   const text = [
     '# Written by `stockmock record --suggest-config`: serve the recorded fixture as the service',
-    '# answered. Add `tokens:` for the levels your clients use (the demo tokens apply without it).',
+    '# answered.',
     ...paths,
+    ...(levels.length === 0
+      ? []
+      : [
+          "# The stand-in's own tokens, one per level recorded: not the service's, which no file holds.",
+          'tokens:',
+          ...levels.map((level) => `  - { token: ${level}-demo-token, level: ${level} }`),
+        ]),
     renderSuggestion(suggestion(report)),
   ].join('\n');
   await writeFile(input.file, text);
