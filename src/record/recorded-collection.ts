@@ -5,6 +5,7 @@
 import { deriveValue } from '../dataset/derive.ts';
 import type { CollectionDeclaration } from '../resources/declarations.ts';
 import type { Fields } from './read-view.ts';
+import type { Redactor } from './redact.ts';
 
 export type Key = number | string;
 
@@ -28,8 +29,9 @@ export interface RecordedCollection {
   /**
    * Each record as the fixture holds it, in the order first met: the key, the declared fields,
    * then the others as shown; a derived field only where it is not what the stand-in derives.
+   * Redacted fields are replaced first, so a derived field follows what is written.
    */
-  records(): Iterable<Readonly<Record<string, unknown>>>;
+  records(redact?: Redactor): Iterable<Readonly<Record<string, unknown>>>;
 }
 
 export function createRecordedCollection(declaration: CollectionDeclaration): RecordedCollection {
@@ -62,8 +64,10 @@ export function createRecordedCollection(declaration: CollectionDeclaration): Re
       return records.size;
     },
     keys: () => records.keys(),
-    *records() {
-      for (const fields of records.values()) yield fixtureRecord(fields, declaration, declared);
+    *records(redact) {
+      for (const fields of records.values()) {
+        yield fixtureRecord(redact === undefined ? fields : redact(fields), declaration, declared);
+      }
     },
   };
 }

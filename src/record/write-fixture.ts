@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { formatFixtureLine } from '../generate/format-fixture.ts';
 import type { RecordedCollection } from './recorded-collection.ts';
+import type { Redactor } from './redact.ts';
 
 /**
  * Writes each collection under its name, a record a line (JSON, which is YAML too, and which
@@ -12,6 +13,7 @@ export async function writeFixture(
   collections: readonly RecordedCollection[],
   out: Writable,
   heading: readonly string[],
+  redactorFor: (collection: RecordedCollection) => Redactor | undefined = () => undefined,
 ): Promise<number> {
   let written = 0;
   const put = async (text: string) => {
@@ -27,7 +29,7 @@ export async function writeFixture(
     await put(`${name}:\n`);
     // Lines are gathered a few hundred at a time: a write per line is most of the time.
     let chunk = '';
-    for (const record of collection.records()) {
+    for (const record of collection.records(redactorFor(collection))) {
       chunk += formatFixtureLine(record);
       written += 1;
       if (chunk.length > 1 << 16) {

@@ -1,4 +1,5 @@
 /** @module `stockmock record <BASE_URL>`: a running service's records, as a fixture stockmock serves. */
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -7,6 +8,7 @@ import type { Writable } from 'node:stream';
 import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
 import { createTargetClient } from '../../contract/target-client.ts';
 import { readDeclarations } from '../../resources/declarations.ts';
+import type { Redactor } from '../../record/redact.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
 import type { Command } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
@@ -29,11 +31,14 @@ export const recordCommand: Command = {
     'stockmock record <BASE_URL> --token LEVEL=TOKEN ... [--out FILE] [--spec FILE|URL]\n' +
     '                 [--suggest-config [FILE]] [--rate N] [--concurrency N] [--timeout MS]\n' +
     '                 [--max-items N] [--allow-partial] [--trust-origin ORIGIN ...]\n' +
+    '                 [--redact FIELD ...] [--redact-key TEXT]\n' +
     '  walks every list the spec declares by its links, at each level with a token, reads the\n' +
     '    items whose views show more, and writes one record per key (default: to stdout)\n' +
     '  --rate (default 20) requests a second, 0 for no pacing; --concurrency (default 4)\n' +
     '  --max-items (default 1000000) stops the walk there, with a warning\n' +
     '  --allow-partial writes the fixture even where the service read inconsistently\n' +
+    '  --redact FIELD (or COLLECTION.FIELD) replaces its values by generated ones of its schema,\n' +
+    '    the same for the same value; --redact-key keeps that mapping from run to run\n' +
     '  --suggest-config also checks the service as `contract` does, and writes a config that\n' +
     '    serves the fixture with the compatibility settings seen (default FILE: next to --out,\n' +
     '    NAME.config.yaml)',
@@ -48,6 +53,8 @@ export const recordCommand: Command = {
     'max-items': { type: 'string' },
     'allow-partial': { type: 'boolean' },
     'trust-origin': { type: 'string', multiple: true },
+    redact: { type: 'string', multiple: true },
+    'redact-key': { type: 'string' },
   },
   async run(args, io) {
     const suggest = args.flags['suggest-config'] === true;
@@ -92,6 +99,29 @@ export const recordCommand: Command = {
     const { planRecording } = await import('../../record/record-plan.ts');
     const { recordService, RecordStopped } = await import('../../record/record-service.ts');
     const plan = planRecording(spec, declarations, Object.keys(tokens));
+    const { redactorOf, RedactionRefused } = await import('../../record/redact.ts');
+    const redactNames = (Array.isArray(args.flags['redact']) ? args.flags['redact'] : []).map(
+      String,
+    );
+    // Drawn afresh unless given: a guessed original cannot be confirmed by redacting it again.
+    const redactKey = stringFlag(args, 'redact-key') ?? randomBytes(32).toString('hex');
+    const redactors = new Map<string, Redactor | undefined>();
+    try {
+      for (const { collection } of plan.collections) {
+        redactors.set(collection.name, redactorOf(collection, redactNames, redactKey));
+      }
+    } catch (error) {
+      if (!(error instanceof RedactionRefused)) throw error;
+      io.error(`record: --redact: ${error.message}\n`);
+      return 2;
+    }
+    const owners = new Set(plan.collections.map(({ collection }) => collection.name));
+    for (const name of redactNames) {
+      const owner = name.includes('.') ? name.split('.', 1)[0] : undefined;
+      if (owner !== undefined && !owners.has(owner)) {
+        throw new UsageError(`record: --redact ${name}: no collection ${owner} is recorded`);
+      }
+    }
     const started = performance.now();
     let recording;
     try {
@@ -140,15 +170,18 @@ export const recordCommand: Command = {
       io.error('record: warning: the fixture holds what was read, inconsistencies and all\n');
     }
     const { writeFixture } = await import('../../record/write-fixture.ts');
+    const redacted = (collection: { declaration: { name: string } }) =>
+      redactors.get(collection.declaration.name);
     const heading = [
       `Recorded by \`stockmock record\` from ${new URL(baseUrl).origin} on ${new Date().toISOString()}.`,
       `Levels read: ${Object.keys(tokens).join(', ') || 'none'}.`,
+      ...(redactNames.length === 0 ? [] : [`Redacted: ${redactNames.join(', ')}.`]),
     ];
     const written =
       out === undefined
-        ? await writeFixture(recording.collections, stdoutOf(io), heading)
+        ? await writeFixture(recording.collections, stdoutOf(io), heading, redacted)
         : await writeAtomically(resolve(io.cwd, out), (stream) =>
-            writeFixture(recording.collections, stream, heading),
+            writeFixture(recording.collections, stream, heading, redacted),
           );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     io.error(
