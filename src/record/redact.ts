@@ -32,8 +32,9 @@ export function redactorOf(
   key: string,
 ): Redactor | undefined {
   const fields = names.flatMap((name) => {
-    const [owner, field] = name.includes('.') ? name.split('.', 2) : [undefined, name];
-    return owner === undefined || owner === collection.name ? [field as string] : [];
+    const dot = name.indexOf('.');
+    if (dot < 0) return [name];
+    return name.slice(0, dot) === collection.name ? [name.slice(dot + 1)] : [];
   });
   if (fields.length === 0) return undefined;
   if (fields.includes(collection.key)) {
