@@ -307,7 +307,8 @@ export async function walkPages(
   const byNumber = options.envelope?.kind === 'object' && options.envelope.links === undefined;
   for (;;) {
     if (seen.has(next)) {
-      failures.push({ message: `links.next leads back to a page already visited: ${next}` });
+      const message = `links.next leads back to a page already visited: ${next}`;
+      failures.push(last === undefined ? { message } : failureOf(last.exchange, message));
       break;
     }
     if (pages >= maxPages) {
@@ -355,6 +356,7 @@ export async function walkPages(
       );
     }
     first ??= page;
+    last = page;
     pages += 1;
     items += page.data.length;
     if (onPage(page) === 'stop') {

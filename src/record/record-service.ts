@@ -103,7 +103,7 @@ export async function recordService(
       const firstKeys = new Set<Key>();
       for (const [index, reader] of list.readers.entries()) {
         if (stopped()) break;
-        const seen = new Set<Key>();
+        const tally: WalkTally = { seen: new Set(), repeated: [], keyless: [] };
         const walked = await walkPages(
           watchedClient,
           list.path,
@@ -112,7 +112,7 @@ export async function recordService(
           (page) => {
             progress.pages += 1;
             progress.items += page.data.length;
-            const full = takePage(page, reader, recorded, seen, problem, () => {
+            const full = takePage(page, reader, recorded, tally, problem, () => {
               if (progress.records >= options.maxItems) return false;
               progress.records += 1;
               return true;
@@ -124,8 +124,9 @@ export async function recordService(
         );
         if (refused !== undefined) throw new RecordStopped(refused);
         for (const failure of walked.failures) problem(failure.message, failure.request);
-        if (index === 0) for (const key of seen) firstKeys.add(key);
-        else if (!stopped()) compareWalks(list, reader, firstKeys, seen, problem);
+        reportTally(tally, reader, recorded.declaration, problem);
+        if (index === 0) for (const key of tally.seen) firstKeys.add(key);
+        else if (!stopped()) compareWalks(list, reader, firstKeys, tally.seen, problem);
       }
     }
     for (const item of read.items) {
@@ -168,15 +169,24 @@ function walkEnvelope(envelope: ListEnvelope): WalkEnvelope {
 
 type ProblemSink = (message: string, request?: string) => void;
 
+/** What one walk of a list met: its keys, those met again, and the items without one. */
+interface WalkTally {
+  readonly seen: Set<Key>;
+  /** Each key met a second time, with the request of the page it came again on. */
+  readonly repeated: { readonly key: Key; readonly request: string }[];
+  /** The request of each page with an item that shows no key. */
+  readonly keyless: string[];
+}
+
 /**
  * Adds a page's items to the collection; true where `room` says no more records fit. A key met
- * twice in one walk, or an item without one, is a problem: the list moved while it was walked.
+ * twice in one walk, or an item without one, is tallied: the list moved while it was walked.
  */
 function takePage(
   page: ListPage,
   reader: Reader,
   recorded: RecordedCollection,
-  seen: Set<Key>,
+  tally: WalkTally,
   problem: ProblemSink,
   room: () => boolean,
 ): boolean {
@@ -186,24 +196,45 @@ function takePage(
     const fields = readView(item, reader.view, declaration);
     const key = recorded.keyOf(fields);
     if (key === undefined) {
-      problem(
-        `an item has no ${declaration.key} of the key's type, so it cannot be recorded`,
-        request,
-      );
+      tally.keyless.push(request);
       continue;
     }
-    if (seen.has(key)) {
-      problem(
-        `${declaration.key} ${String(key)} appears twice in one walk of the list: it changed while it was read`,
-        request,
-      );
+    if (tally.seen.has(key)) {
+      tally.repeated.push({ key, request });
       continue;
     }
-    seen.add(key);
+    tally.seen.add(key);
     if (!recorded.has(key) && !room()) return true;
     report(recorded.add(key, fields), problem, request);
   }
   return false;
+}
+
+/** A line for the keys a walk met twice, and one for its items without a key: not one each. */
+function reportTally(
+  tally: WalkTally,
+  reader: Reader,
+  declaration: RecordedCollection['declaration'],
+  problem: ProblemSink,
+): void {
+  const member =
+    reader.view.fields.find(([, field]) => field === declaration.key)?.[0] ?? declaration.key;
+  const [repeated] = tally.repeated;
+  if (repeated !== undefined) {
+    const keys = tally.repeated.map(({ key }) => String(key));
+    const shown = `${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
+    problem(
+      `${member} ${shown} (${String(keys.length)} in all) came again in one walk of the list: it changed while it was read, or its pages overlap`,
+      repeated.request,
+    );
+  }
+  const [keyless] = tally.keyless;
+  if (keyless !== undefined) {
+    problem(
+      `${String(tally.keyless.length)} items have no ${member} of the key's type (${declaration.keyType}), so they cannot be recorded`,
+      keyless,
+    );
+  }
 }
 
 function report(
