@@ -35,8 +35,28 @@ export interface RecordedCollection {
 }
 
 export function createRecordedCollection(declaration: CollectionDeclaration): RecordedCollection {
-  const records = new Map<Key, Map<string, unknown>>();
+  // A record is held as one flat array, [field number, value, …] in the order shown: a Map per
+  // record took twice the memory, and a million records are held until the fixture is written.
+  const names: string[] = [];
+  const numbers = new Map<string, number>();
+  const numberOf = (field: string): number => {
+    let number = numbers.get(field);
+    if (number === undefined) {
+      number = names.length;
+      names.push(field);
+      numbers.set(field, number);
+    }
+    return number;
+  };
+  const records = new Map<Key, unknown[]>();
   const declared = [...declaration.fields.keys()];
+  const fieldsOf = (flat: readonly unknown[]): Map<string, unknown> => {
+    const fields = new Map<string, unknown>();
+    for (let at = 0; at < flat.length; at += 2) {
+      fields.set(names[flat[at] as number] as string, flat[at + 1]);
+    }
+    return fields;
+  };
   return {
     declaration,
     keyOf(fields) {
@@ -48,14 +68,19 @@ export function createRecordedCollection(declaration: CollectionDeclaration): Re
     add(key, fields) {
       const record = records.get(key);
       if (record === undefined) {
-        records.set(key, new Map(fields));
+        const flat: unknown[] = [];
+        for (const [field, value] of fields) flat.push(numberOf(field), value);
+        records.set(key, flat);
         return undefined;
       }
       let disagreement: Disagreement | undefined;
       for (const [field, value] of fields) {
-        if (!record.has(field)) record.set(field, value);
-        else if (disagreement === undefined && !sameJson(record.get(field), value)) {
-          disagreement = { key, field, kept: record.get(field), other: value };
+        const number = numberOf(field);
+        let at = 0;
+        while (at < record.length && record[at] !== number) at += 2;
+        if (at >= record.length) record.push(number, value);
+        else if (disagreement === undefined && !sameJson(record[at + 1], value)) {
+          disagreement = { key, field, kept: record[at + 1], other: value };
         }
       }
       return disagreement;
@@ -65,7 +90,8 @@ export function createRecordedCollection(declaration: CollectionDeclaration): Re
     },
     keys: () => records.keys(),
     *records(redact) {
-      for (const fields of records.values()) {
+      for (const flat of records.values()) {
+        const fields = fieldsOf(flat);
         yield fixtureRecord(redact === undefined ? fields : redact(fields), declaration, declared);
       }
     },
