@@ -72,6 +72,27 @@ export function redactorOf(
   };
 }
 
+/**
+ * The redactor of each collection, by its name; `COLLECTION.FIELD` must name one of them.
+ * Throws RedactionRefused for a name nothing can honour.
+ */
+export function redactorsFor(
+  collections: readonly CollectionDeclaration[],
+  names: readonly string[],
+  key: string,
+): ReadonlyMap<string, Redactor | undefined> {
+  const owners = new Set(collections.map((collection) => collection.name));
+  for (const name of names) {
+    const dot = name.indexOf('.');
+    if (dot >= 0 && !owners.has(name.slice(0, dot))) {
+      throw new RedactionRefused(`${name}: no collection ${name.slice(0, dot)} is recorded`);
+    }
+  }
+  return new Map(
+    collections.map((collection) => [collection.name, redactorOf(collection, names, key)]),
+  );
+}
+
 /** The schema without `null` among its types: a value redacted is never made absent. */
 function withoutNull(schema: Schema): Schema {
   if (!Array.isArray(schema.type)) return schema;

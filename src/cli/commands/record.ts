@@ -8,7 +8,8 @@ import type { Writable } from 'node:stream';
 import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
 import { createTargetClient } from '../../contract/target-client.ts';
 import { readDeclarations } from '../../resources/declarations.ts';
-import type { Redactor } from '../../record/redact.ts';
+import type { RecordedCollection } from '../../record/recorded-collection.ts';
+import type { Recording } from '../../record/record-service.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
 import type { Command } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
@@ -99,28 +100,22 @@ export const recordCommand: Command = {
     const { planRecording } = await import('../../record/record-plan.ts');
     const { recordService, RecordStopped } = await import('../../record/record-service.ts');
     const plan = planRecording(spec, declarations, Object.keys(tokens));
-    const { redactorOf, RedactionRefused } = await import('../../record/redact.ts');
+    const { redactorsFor, RedactionRefused } = await import('../../record/redact.ts');
     const redactNames = (Array.isArray(args.flags['redact']) ? args.flags['redact'] : []).map(
       String,
     );
-    // Drawn afresh unless given: a guessed original cannot be confirmed by redacting it again.
-    const redactKey = stringFlag(args, 'redact-key') ?? randomBytes(32).toString('hex');
-    const redactors = new Map<string, Redactor | undefined>();
+    let redactors;
     try {
-      for (const { collection } of plan.collections) {
-        redactors.set(collection.name, redactorOf(collection, redactNames, redactKey));
-      }
+      redactors = redactorsFor(
+        plan.collections.map(({ collection }) => collection),
+        redactNames,
+        // Drawn afresh unless given: a guessed original cannot be confirmed by redacting again.
+        stringFlag(args, 'redact-key') ?? randomBytes(32).toString('hex'),
+      );
     } catch (error) {
       if (!(error instanceof RedactionRefused)) throw error;
       io.error(`record: --redact: ${error.message}\n`);
       return 2;
-    }
-    const owners = new Set(plan.collections.map(({ collection }) => collection.name));
-    for (const name of redactNames) {
-      const owner = name.includes('.') ? name.split('.', 1)[0] : undefined;
-      if (owner !== undefined && !owners.has(owner)) {
-        throw new UsageError(`record: --redact ${name}: no collection ${owner} is recorded`);
-      }
     }
     const started = performance.now();
     let recording;
@@ -147,14 +142,7 @@ export const recordCommand: Command = {
       throw error;
     }
     io.progress?.('');
-    for (const warning of recording.warnings) io.error(`record: warning: ${warning}\n`);
-    for (const { message, request } of recording.problems) {
-      io.error(`record: ${request === undefined ? '' : `${request}: `}${message}\n`);
-    }
-    const shown = recording.problems.length;
-    if (recording.problemCount > shown) {
-      io.error(`record: … and ${String(recording.problemCount - shown)} more problems\n`);
-    }
+    reportRecording(recording, io);
     const stopped = client.stopped();
     if (stopped !== undefined) {
       io.error(`record: stopped before the end: ${stopped}\n`);
@@ -170,8 +158,7 @@ export const recordCommand: Command = {
       io.error('record: warning: the fixture holds what was read, inconsistencies and all\n');
     }
     const { writeFixture } = await import('../../record/write-fixture.ts');
-    const redacted = (collection: { declaration: { name: string } }) =>
-      redactors.get(collection.declaration.name);
+    const redacted = (collection: RecordedCollection) => redactors.get(collection.declaration.name);
     const heading = [
       `Recorded by \`stockmock record\` from ${new URL(baseUrl).origin} on ${new Date().toISOString()}.`,
       `Levels read: ${Object.keys(tokens).join(', ') || 'none'}.`,
@@ -203,6 +190,18 @@ export const recordCommand: Command = {
     });
   },
 };
+
+/** The warnings and problems of a recording, a line each; its token never among them. */
+function reportRecording(recording: Recording, io: CliIo): void {
+  for (const warning of recording.warnings) io.error(`record: warning: ${warning}\n`);
+  for (const { message, request } of recording.problems) {
+    io.error(`record: ${request === undefined ? '' : `${request}: `}${message}\n`);
+  }
+  const shown = recording.problems.length;
+  if (recording.problemCount > shown) {
+    io.error(`record: … and ${String(recording.problemCount - shown)} more problems\n`);
+  }
+}
 
 /** `fixtures/recorded.yaml` → `fixtures/recorded.config.yaml`. */
 function configFileBeside(out: string): string {
@@ -287,33 +286,18 @@ async function suggestConfig(input: SuggestInput): Promise<number> {
     }
     throw error;
   }
-  const here = dirname(input.file);
-  const paths = [
-    ...(input.fixture === undefined ? [] : [`fixtures: ${relativePath(here, input.fixture)}`]),
+  const { renderRecordedConfig } = await import('../../record/recorded-config.ts');
+  const text = renderRecordedConfig({
+    at: dirname(input.file),
+    ...(input.fixture === undefined ? {} : { fixture: input.fixture }),
+    // A spec given as a URL is read from the service: the stand-in needs a file of its own.
     ...(input.specGiven === undefined || /^https?:/i.test(input.specGiven)
-      ? []
-      : [`spec: ${relativePath(here, resolve(io.cwd, input.specGiven))}`]),
-  ];
-  const levels = Object.keys(input.tokens);
-  const text = [
-    '# Written by `stockmock record --suggest-config`: serve the recorded fixture as the service',
-    '# answered.',
-    ...paths,
-    ...(levels.length === 0
-      ? []
-      : [
-          "# The stand-in's own tokens, one per level recorded: not the service's, which no file holds.",
-          'tokens:',
-          ...levels.map((level) => `  - { token: ${level}-demo-token, level: ${level} }`),
-        ]),
-    renderSuggestion(suggestion(report)),
-  ].join('\n');
+      ? {}
+      : { spec: resolve(io.cwd, input.specGiven) }),
+    levels: Object.keys(input.tokens),
+    compatibility: renderSuggestion(suggestion(report)),
+  });
   await writeFile(input.file, text);
   io.error(`record: wrote the suggested config to ${relative(io.cwd, input.file)}\n`);
   return 0;
-}
-
-function relativePath(from: string, to: string): string {
-  const path = relative(from, to);
-  return JSON.stringify(path.startsWith('.') ? path : `./${path}`);
 }
