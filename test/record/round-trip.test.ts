@@ -290,6 +290,20 @@ describe('record, then serve what it wrote: stockmock itself', () => {
         expect(text).not.toContain(secrets.status);
         expect(text).not.toContain(secrets.quantity);
       }
+      // The issue's last step: the stand-in serving the recording passes the checker at the
+      // stand-in's level, with its own demo tokens.
+      const copy = await startStockmock({ config: join(dir, 'recorded.config.yaml') });
+      try {
+        const checked = memoryIo(dir);
+        const tokens = Object.entries(DEMO_TOKENS).flatMap(([level, token]) => [
+          '--token',
+          `${level}=${token}`,
+        ]);
+        const args = ['contract', copy.url, '--level', 'stand-in', '--seed', '7', '--runs', '20'];
+        expect(await runMain([...args, ...tokens], checked), checked.out.slice(-2000)).toBe(0);
+      } finally {
+        await copy.close();
+      }
     } finally {
       await original.close();
     }

@@ -298,6 +298,11 @@ async function suggestConfig(input: SuggestInput): Promise<number> {
     compatibility: renderSuggestion(suggestion(report)),
   });
   await writeFile(input.file, text);
+  if (input.specGiven !== undefined && /^https?:/i.test(input.specGiven)) {
+    io.error(
+      `record: warning: the spec was read from ${input.specGiven}; save it beside the fixture and name it in the config's \`spec:\`, or the stand-in serves its shipped spec\n`,
+    );
+  }
   io.error(`record: wrote the suggested config to ${relative(io.cwd, input.file)}\n`);
   return 0;
 }
