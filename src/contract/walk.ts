@@ -316,7 +316,10 @@ export async function walkPages(
       // paged by number, without links, ends at its total or at a short page: it never said
       // less than what was walked.
       if (byNumber || lastPageOf(first) > maxPages) complete = false;
-      else failures.push({ message: `links.next did not end after ${String(maxPages)} pages` });
+      else {
+        const message = `links.next did not end after ${String(maxPages)} pages`;
+        failures.push(last === undefined ? { message } : failureOf(last.exchange, message));
+      }
       break;
     }
     seen.add(next);
@@ -354,6 +357,9 @@ export async function walkPages(
           'next null on the page that holds the last item',
         ),
       );
+      // The list has ended: a `next` that goes on from an empty page leads only to more.
+      onPage(page);
+      break;
     }
     first ??= page;
     last = page;

@@ -108,7 +108,9 @@ export async function recordService(
           watchedClient,
           list.path,
           credentialsOf(reader),
-          { envelope: walkEnvelope(list.envelope), maxPages: Number.MAX_SAFE_INTEGER },
+          // An honest list gives each page but its last a record not seen in the walk, so a
+          // walk longer than this is a service whose links never end (empty or repeated pages).
+          { envelope: walkEnvelope(list.envelope), maxPages: options.maxItems + 1 },
           (page) => {
             progress.pages += 1;
             progress.items += page.data.length;
@@ -124,6 +126,9 @@ export async function recordService(
         );
         if (refused !== undefined) throw new RecordStopped(refused);
         for (const failure of walked.failures) problem(failure.message, failure.request);
+        if (!walked.complete && !stopped()) {
+          problem(`${list.operation} was not walked to its end: it has more pages than records`);
+        }
         reportTally(tally, reader, recorded.declaration, problem);
         if (index === 0) for (const key of tally.seen) firstKeys.add(key);
         else if (!stopped()) compareWalks(list, reader, firstKeys, tally.seen, problem);
@@ -221,10 +226,10 @@ function reportTally(
     reader.view.fields.find(([, field]) => field === declaration.key)?.[0] ?? declaration.key;
   const [repeated] = tally.repeated;
   if (repeated !== undefined) {
-    const keys = tally.repeated.map(({ key }) => String(key));
+    const keys = [...new Set(tally.repeated.map(({ key }) => String(key)))];
     const shown = `${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
     problem(
-      `${member} ${shown} (${String(keys.length)} in all) came again in one walk of the list: it changed while it was read, or its pages overlap`,
+      `${member} ${shown} came again in one walk of the list (${String(tally.repeated.length)} ${tally.repeated.length === 1 ? 'time' : 'times'} in all): it changed while it was read, or its pages overlap`,
       repeated.request,
     );
   }

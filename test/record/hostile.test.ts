@@ -5,6 +5,7 @@
  * does not answer, Retry-After honoured, and no request off the service's origin.
  */
 import { access, mkdtemp, readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,7 +104,7 @@ describe('record against services that answer badly', () => {
     [
       'duplicate-across-pages',
       250,
-      /GET http:\/\/127\.0\.0\.1:\d+\/v1\/stock\?limit=100&page=2 .*: product_id 100 \(1 in all\) came again in one walk/,
+      /GET http:\/\/127\.0\.0\.1:\d+\/v1\/stock\?limit=100&page=2 .*: product_id 100 came again in one walk of the list \(1 time in all\)/,
     ],
     [
       'missing-key',
@@ -219,4 +220,61 @@ describe('record against services that answer badly', () => {
       ),
     ]);
   });
+
+  it('a list whose next never ends stops, bounded by --max-items', async () => {
+    // Written here, not in hostile-services.ts: every page repeats the first one's item, and
+    // its next names the page after it, forever.
+    const requests: string[] = [];
+    const server = createHttpServer((request, response) => {
+      requests.push(request.url ?? '');
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      const page = Number(url.searchParams.get('page') ?? '1');
+      const origin = `http://127.0.0.1:${String((server.address() as { port: number }).port)}`;
+      const data =
+        url.pathname === '/v1/stock'
+          ? [{ product_id: 1, status: 'available' }]
+          : [{ id: 1, name: 'Oak table' }];
+      const link = (n: number) => `${origin}${url.pathname}?limit=100&page=${String(n)}`;
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({
+          data,
+          links: {
+            first: link(1),
+            last: link(1),
+            prev: page === 1 ? null : link(page - 1),
+            next: url.pathname === '/v1/stock' ? link(page + 1) : null,
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const dir = await mkdtemp(join(tmpdir(), 'hostile-'));
+      const io = memoryIo(dir);
+      const status = await runMain(
+        [
+          'record',
+          `http://127.0.0.1:${String(port)}`,
+          '--token',
+          'status=s',
+          '--rate',
+          '0',
+          '--max-items',
+          '20',
+        ],
+        io,
+      );
+      expect(status).toBe(1);
+      expect(io.err).toMatch(
+        /GET http:\/\/127\.0\.0\.1:\d+\/v1\/stock\?limit=100&page=21 \(status token\): links\.next did not end after 21 pages/,
+      );
+      expect(io.err).toMatch(/product_id 1 came again in one walk of the list \(20 times in all\)/);
+      // At most --max-items + 1 pages of the endless list, and the product list's one.
+      expect(requests.filter((path) => path.startsWith('/v1/stock'))).toHaveLength(21);
+    } finally {
+      server.close();
+    }
+  }, 120_000);
 });
