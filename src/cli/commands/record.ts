@@ -1,7 +1,6 @@
 /** @module `stockmock record <BASE_URL>`: a running service's records, as a fixture stockmock serves. */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
@@ -214,7 +213,9 @@ async function writeAtomically(
   write: (stream: Writable) => Promise<number>,
 ): Promise<number> {
   const partial = `${file}.${String(process.pid)}.partial`;
-  const stream = createWriteStream(partial, { mode: 0o644 });
+  // Created, never opened where it exists: a link planted at that name is not followed.
+  const handle = await open(partial, 'wx', 0o644);
+  const stream = handle.createWriteStream();
   try {
     const written = await write(stream);
     stream.end();
