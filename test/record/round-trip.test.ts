@@ -323,4 +323,25 @@ describe('record, then serve what it wrote: stockmock itself', () => {
       await original.close();
     }
   }, 120_000);
+
+  it('a spec read from the service: saved beside the fixture, and named in the config', async () => {
+    const original = await startStockmock();
+    try {
+      const served = { url: original.url, tokens: DEMO_TOKENS };
+      const { dir, io } = await roundTrip(served, stockRequests, {
+        spec: `${original.url}/openapi.json`,
+        demo: DEMO_TOKENS,
+      });
+      expect(io.err).toMatch(/saved the spec read from http:\/\/127\.0\.0\.1:\d+\/openapi\.json/);
+      const config = await readFile(join(dir, 'recorded.config.yaml'), 'utf8');
+      expect(config).toContain('spec: "./recorded.openapi.json"');
+      const saved = JSON.parse(await readFile(join(dir, 'recorded.openapi.json'), 'utf8')) as {
+        paths: object;
+      };
+      const servedSpec = (await (await fetch(`${original.url}/openapi.json`)).json()) as object;
+      expect(saved).toEqual(servedSpec);
+    } finally {
+      await original.close();
+    }
+  }, 120_000);
 });

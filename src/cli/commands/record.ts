@@ -288,22 +288,37 @@ async function suggestConfig(input: SuggestInput): Promise<number> {
     throw error;
   }
   const { renderRecordedConfig } = await import('../../record/recorded-config.ts');
+  const specFile = await specFileFor(input);
   const text = renderRecordedConfig({
     at: dirname(input.file),
     ...(input.fixture === undefined ? {} : { fixture: input.fixture }),
-    // A spec given as a URL is read from the service: the stand-in needs a file of its own.
-    ...(input.specGiven === undefined || /^https?:/i.test(input.specGiven)
-      ? {}
-      : { spec: resolve(io.cwd, input.specGiven) }),
+    ...(specFile === undefined ? {} : { spec: specFile }),
     levels: Object.keys(input.tokens),
     compatibility: renderSuggestion(suggestion(report)),
   });
   await writeFile(input.file, text);
-  if (input.specGiven !== undefined && /^https?:/i.test(input.specGiven)) {
-    io.error(
-      `record: warning: the spec was read from ${input.specGiven}; save it beside the fixture and name it in the config's \`spec:\`, or the stand-in serves its shipped spec\n`,
-    );
-  }
   io.error(`record: wrote the suggested config to ${relative(io.cwd, input.file)}\n`);
   return 0;
+}
+
+/**
+ * The spec file the suggested config names: the `--spec` file; a spec read from a URL saved
+ * beside the config (`NAME.openapi.json`, as the service served it) where it is one document;
+ * none for the shipped spec. A spec whose `$ref`s reach other documents is not saved: a warning
+ * says so, since the stand-in would serve its shipped spec instead.
+ */
+async function specFileFor(input: SuggestInput): Promise<string | undefined> {
+  const given = input.specGiven;
+  if (given === undefined) return undefined;
+  if (!/^https?:/i.test(given)) return resolve(input.io.cwd, given);
+  if (input.spec.references.length > 0) {
+    input.io.error(
+      `record: warning: the spec read from ${given} refers to other documents; save them beside the fixture and name the spec in the config's \`spec:\`\n`,
+    );
+    return undefined;
+  }
+  const file = input.file.replace(/\.config\.ya?ml$|\.ya?ml$/i, '') + '.openapi.json';
+  await writeFile(file, `${JSON.stringify(input.spec.document, null, 2)}\n`);
+  input.io.error(`record: saved the spec read from ${given} to ${relative(input.io.cwd, file)}\n`);
+  return file;
 }
