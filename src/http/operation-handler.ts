@@ -12,7 +12,7 @@ import type { Condition } from '../query/query.ts';
 import type { OperationDeclaration } from '../resources/declarations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../spec/pagination.ts';
-import { decodeQueryComponent, type ParameterValue } from '../spec/parameter-parser.ts';
+import type { ParameterValue } from '../spec/parameter-parser.ts';
 import { queryPairsOf } from '../spec/parameter-style.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
@@ -104,8 +104,10 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
       {
         url: `${context.origin()}${path}`,
         filters: repeated,
+        // Fastify's query, parsed once already: its names are decoded, however they were sent.
         namesLimit:
-          operation.linkLimit === 'always' || namesParameter(context.request.url, LIMIT_PARAMETER),
+          operation.linkLimit === 'always' ||
+          Object.hasOwn(context.request.query as object, LIMIT_PARAMETER),
         encoding: operation.linkEncoding,
       },
       page,
@@ -163,14 +165,4 @@ function documentHandler(spec: LoadedSpec, format: 'json' | 'yaml'): OperationHa
     body: fill((yaml ??= stringify(served).split(stringify(ORIGIN).trim())), context.origin()),
     type: 'application/yaml; charset=utf-8',
   });
-}
-
-/** Whether a request's query names a parameter, however its name is percent-encoded. */
-function namesParameter(url: string, name: string): boolean {
-  const at = url.indexOf('?');
-  if (at < 0) return false;
-  return url
-    .slice(at + 1)
-    .split('&')
-    .some((pair) => decodeQueryComponent(pair.split('=', 1)[0] ?? '') === name);
 }

@@ -174,6 +174,9 @@ describe('pagination and links', () => {
   it("links keep the request's limit: none where it named none, unless linkLimit is always", async () => {
     expect(links((await get('/v1/stock')).json())['first']).toMatch(/\/v1\/stock\?page=1$/);
     expect(links((await get('/v1/stock?limit=3')).json())['first']).toMatch(/\?limit=3&page=1$/);
+    // A name percent-encoded is the same parameter: its links name it as a plain one would.
+    expect(links((await get('/v1/stock?%6Cimit=3')).json())['first']).toMatch(/\?limit=3&page=1$/);
+    expect(links((await get('/v1/stock?page=1')).json())['first']).toMatch(/\/v1\/stock\?page=1$/);
     const { app: always } = await buildTestApp({
       fixture: FIXTURE,
       config: { compatibility: { linkLimit: 'always' } },
