@@ -233,7 +233,8 @@ export function retryWait(
   const given = headers['retry-after']?.trim();
   let wait = 1000 * 2 ** attempt;
   if (given !== undefined && /^\d+$/.test(given)) wait = Number(given) * 1000;
-  else if (given !== undefined && !Number.isNaN(Date.parse(given)))
+  // An HTTP date (RFC 9110 §5.6.7) ends in GMT; Date.parse would take `1.5` for a date too.
+  else if (given !== undefined && /GMT$/i.test(given) && !Number.isNaN(Date.parse(given)))
     wait = Math.max(0, Date.parse(given) - now);
   return wait <= MAX_RETRY_WAIT_MS ? wait : undefined;
 }

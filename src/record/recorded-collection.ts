@@ -26,6 +26,8 @@ export interface RecordedCollection {
   add(key: Key, fields: Fields): Disagreement | undefined;
   readonly size: number;
   keys(): IterableIterator<Key>;
+  /** Whether some record holds this field. */
+  holds(field: string): boolean;
   /**
    * Each record as the fixture holds it, in the order first met: the key, the declared fields,
    * then the others as shown; a derived field only where it is not what the stand-in derives.
@@ -89,6 +91,7 @@ export function createRecordedCollection(declaration: CollectionDeclaration): Re
       return records.size;
     },
     keys: () => records.keys(),
+    holds: (field) => numbers.has(field),
     *records(redact) {
       for (const flat of records.values()) {
         const fields = fieldsOf(flat);

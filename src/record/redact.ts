@@ -93,6 +93,29 @@ export function redactorsFor(
   );
 }
 
+/**
+ * The `--redact` names of no declared field that no record holds either: a typo there would
+ * share what it meant to hide, so the recording is not written for them.
+ */
+export function unheldNames(
+  collections: readonly {
+    readonly declaration: Pick<CollectionDeclaration, 'name' | 'fields'>;
+    holds(field: string): boolean;
+  }[],
+  names: readonly string[],
+): string[] {
+  return names.filter((name) => {
+    const dot = name.indexOf('.');
+    const owner = dot < 0 ? undefined : name.slice(0, dot);
+    const field = dot < 0 ? name : name.slice(dot + 1);
+    return !collections.some(
+      (collection) =>
+        (owner === undefined || owner === collection.declaration.name) &&
+        (collection.declaration.fields.has(field) || collection.holds(field)),
+    );
+  });
+}
+
 /** The schema without `null` among its types: a value redacted is never made absent. */
 function withoutNull(schema: Schema): Schema {
   if (!Array.isArray(schema.type)) return schema;

@@ -155,4 +155,22 @@ describe('record --redact', () => {
       await original.close();
     }
   }, 60_000);
+
+  it('refuses a name no record holds (a typo would share what it meant to hide)', async () => {
+    const original = await startStockmock();
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'redact-'));
+      const io = memoryIo(dir);
+      const args = ['record', original.url, '--token', 'status=status-demo-token', '--rate', '0'];
+      // `sku` is no declared field, but records hold it: it is redacted.
+      expect(await runMain([...args, '--redact', 'sku', '--out', 'a.yaml'], io)).toBe(0);
+      expect(await readFile(join(dir, 'a.yaml'), 'utf8')).not.toContain('SM-00003');
+      const typo = memoryIo(dir);
+      expect(await runMain([...args, '--redact', 'skuu', '--out', 'b.yaml'], typo)).toBe(2);
+      expect(typo.err).toMatch(/--redact skuu: no record holds it/);
+      await expect(readFile(join(dir, 'b.yaml'), 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      await original.close();
+    }
+  }, 60_000);
 });

@@ -99,7 +99,7 @@ export const recordCommand: Command = {
     const { planRecording } = await import('../../record/record-plan.ts');
     const { recordService, RecordStopped } = await import('../../record/record-service.ts');
     const plan = planRecording(spec, declarations, Object.keys(tokens));
-    const { redactorsFor, RedactionRefused } = await import('../../record/redact.ts');
+    const { redactorsFor, RedactionRefused, unheldNames } = await import('../../record/redact.ts');
     const redactNames = (Array.isArray(args.flags['redact']) ? args.flags['redact'] : []).map(
       String,
     );
@@ -155,6 +155,13 @@ export const recordCommand: Command = {
     }
     if (recording.problemCount > 0) {
       io.error('record: warning: the fixture holds what was read, inconsistencies and all\n');
+    }
+    const unheld = unheldNames(recording.collections, redactNames);
+    if (unheld.length > 0) {
+      io.error(
+        `record: --redact ${unheld.join(', ')}: no record holds it, so nothing would be redacted; no fixture written\n`,
+      );
+      return 2;
     }
     const { writeFixture } = await import('../../record/write-fixture.ts');
     const redacted = (collection: RecordedCollection) => redactors.get(collection.declaration.name);
