@@ -20,6 +20,8 @@ import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { describeAcceptedTokens } from '../spec/describe-tokens.ts';
 import { createExampleAnswers } from '../spec/example-answers.ts';
 import { HTTP_METHODS } from '../spec/operation-rules.ts';
+import { formatSourceIssue } from '../problems/source-error.ts';
+import { boundedPatternWarnings } from '../spec/pattern-warnings.ts';
 import {
   buildRouteTable,
   distinctRoutes,
@@ -170,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
   );
   for (const line of shadowed) log.warn(line);
+  for (const issue of boundedPatternWarnings(deps.spec)) log.warn(formatSourceIssue(issue));
   // Only a spec that writes `#` or `?` in a path pays for routing them (reserved-path.ts).
   const reserved = routes.some((route) => RESERVED_IN_PATH.test(route.path));
   const app: FastifyInstance = Fastify({

@@ -1,4 +1,5 @@
 /** @module A key that no record has, for the 404 probes. */
+import { compilePattern } from '../source/linear-pattern.ts';
 import type { Id } from './walk.ts';
 
 /**
@@ -41,7 +42,7 @@ function kindOf(character: string): string {
 function patternTest(pattern: string | undefined): (text: string) => boolean {
   if (pattern === undefined) return () => true;
   try {
-    const compiled = new RegExp(pattern, 'u');
+    const compiled = compilePattern(pattern);
     return (text) => compiled.test(text);
   } catch {
     return () => true;

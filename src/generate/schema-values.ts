@@ -11,6 +11,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { seededRandom } from '../util/seeded-random.ts';
 import { simplePattern, type PatternAtom } from './simple-pattern.ts';
 import { decimalsOf } from '../util/decimals.ts';
+import { compilePattern, type PatternMatcher } from '../source/linear-pattern.ts';
 
 type Schema = OpenAPIV3_1.SchemaObject;
 
@@ -219,9 +220,9 @@ function textMaker(schema: Schema, field: string): ValueMaker {
 
 /** Whether a maker's values, sampled, all fit the schema's pattern and lengths. */
 function fits(maker: ValueMaker, schema: Schema): boolean {
-  let pattern: RegExp;
+  let pattern: PatternMatcher;
   try {
-    pattern = new RegExp(schema.pattern ?? '', 'u');
+    pattern = compilePattern(schema.pattern ?? '');
   } catch {
     return false;
   }

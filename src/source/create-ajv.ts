@@ -1,6 +1,7 @@
 /** @module The one JSON Schema validator setup, for files and parameters alike. */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { linearRegExpEngine } from './linear-pattern.ts';
 
 /**
  * Ajv for JSON Schema 2020-12 (the dialect of OpenAPI 3.1), reporting every error, not
@@ -23,6 +24,8 @@ export function createAjv(options: { ownSchemas?: boolean } = {}): Ajv2020 {
     // multiple of 0.05 to the person who wrote both.
     multipleOfPrecision: 9,
     validateSchema: options.ownSchemas !== true,
+    // A spec's `pattern` is matched in linear time: a request value must not hold the thread.
+    code: { regExp: linearRegExpEngine },
   });
   addFormats.default(ajv);
   return ajv;

@@ -12,6 +12,9 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { pino, type Logger } from 'pino';
 import type { LoadedSpec } from './load-spec.ts';
 import { HTTP_METHODS, operationKey, type HttpMethod } from './operation-rules.ts';
+import { matchPrismPatternsInLinearTime } from './prism-patterns.ts';
+
+matchPrismPatternsInLinearTime();
 
 type OperationIdOf = { readonly operationId?: string };
 

@@ -12,6 +12,9 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type { LoadedSpec } from './load-spec.ts';
 import { pathPattern } from './path-pattern.ts';
 import { decimalsOf } from '../util/decimals.ts';
+import { matchPrismPatternsInLinearTime } from './prism-patterns.ts';
+
+matchPrismPatternsInLinearTime();
 
 /** One thing wrong with a response, shaped like Prism's diagnostics. */
 export interface Finding {

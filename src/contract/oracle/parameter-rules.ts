@@ -4,6 +4,7 @@
  * parser on purpose, so that a bug there cannot move the judge with it.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { compilePattern } from '../../source/linear-pattern.ts';
 import { instantsOf } from './instants.ts';
 
 /**
@@ -105,7 +106,7 @@ function judgeText(schema: OpenAPIV3_1.SchemaObject, raw: string): Validity {
   if (schema.maxLength !== undefined && length > schema.maxLength) return 'invalid';
   if (schema.pattern === undefined) return 'valid';
   try {
-    return new RegExp(schema.pattern, 'u').test(raw) ? 'valid' : 'invalid';
+    return compilePattern(schema.pattern).test(raw) ? 'valid' : 'invalid';
   } catch {
     return 'open';
   }
