@@ -105,11 +105,22 @@ async function readRegularFile(reference: string, path: string): Promise<Buffer>
 }
 
 /**
- * A spec's text from a URL, refused past MAX_SPEC_BYTES as it arrives (fetch undoes a content
+ * A spec's text from a URL, a redirect refused, refused past MAX_SPEC_BYTES as it arrives (fetch undoes a content
  * coding, so the count is of decoded bytes) or past SPEC_FETCH_TIMEOUT_MS in all.
  */
 export async function fetchSpecText(location: string): Promise<string> {
-  const response = await fetch(location, { signal: AbortSignal.timeout(SPEC_FETCH_TIMEOUT_MS) });
+  // A redirect is never followed: it could lead off the origin the user named (docs/security.md).
+  const response = await fetch(location, {
+    signal: AbortSignal.timeout(SPEC_FETCH_TIMEOUT_MS),
+    redirect: 'manual',
+  });
+  if (response.status >= 300 && response.status < 400) {
+    const to = response.headers.get('location') ?? '(no Location)';
+    await response.body?.cancel();
+    throw new Error(
+      `${location} answered ${String(response.status)} to ${JSON.stringify(to)}; redirects are not followed: give the URL it names, if you trust it`,
+    );
+  }
   if (!response.ok) throw new Error(`${location} answered ${String(response.status)}, not a spec`);
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -1,5 +1,4 @@
 /** @module `stockmock contract <BASE_URL>`: check a running implementation against the spec. */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Level } from '../../contract/check.ts';
 import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
@@ -8,6 +7,7 @@ import type { Command } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
 import { parseOrigins, parseTokens, specLocation } from '../target-flags.ts';
 import { UsageError } from '../usage-error.ts';
+import { replaceFileWithText } from '../../util/replace-file.ts';
 
 const AS = { prefix: 'contract: ' } as const;
 
@@ -118,20 +118,23 @@ export const contractCommand: Command = {
         // A CI page still gets its report: one error, the reason.
         if (junit !== undefined) {
           const { renderUnusableJunit } = await import('../../contract/reporters/junit.ts');
-          await writeFile(resolve(io.cwd, junit), renderUnusableJunit(baseUrl, error.reason));
+          await replaceFileWithText(
+            resolve(io.cwd, junit),
+            renderUnusableJunit(baseUrl, error.reason),
+          );
         }
         return 2;
       }
       throw error;
     }
-    if (junit !== undefined) await writeFile(resolve(io.cwd, junit), renderJunit(report));
+    if (junit !== undefined) await replaceFileWithText(resolve(io.cwd, junit), renderJunit(report));
     io.write(args.flags['json'] === true ? renderJson(report) : renderText(report));
     if (suggest) {
       const { suggestConfig, renderSuggestion } = await import('../../contract/suggest-config.ts');
       const yaml = renderSuggestion(suggestConfig(report));
       if (suggestionFile === undefined) io.write(`\n${yaml}`);
       else {
-        await writeFile(resolve(io.cwd, suggestionFile), yaml);
+        await replaceFileWithText(resolve(io.cwd, suggestionFile), yaml);
         io.write(`wrote the suggested compatibility block to ${suggestionFile}\n`);
       }
     }

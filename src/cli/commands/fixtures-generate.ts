@@ -2,7 +2,6 @@
  * @module `stockmock fixtures generate`: seeded, realistic data as a fixture file, for the
  * shipped catalogue or for every collection a spec declares.
  */
-import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { once } from 'node:events';
 import type { GeneratedRecord } from '../../generate/generate-collections.ts';
@@ -19,6 +18,7 @@ import type { Command, ParsedArgs } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
 import type { CliIo } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
+import { replaceFile } from '../../util/replace-file.ts';
 
 /**
  * The most products a generation makes unless told: a million are 174 MB of YAML, about what a
@@ -133,7 +133,10 @@ async function generatedRecords(
 /** About how much text is written at a time. */
 const CHUNK_CHARACTERS = 64 * 1024;
 
-/** Streams the YAML to the file or to stdout, in chunks; a progress bar on a terminal. */
+/**
+ * Streams the YAML to the file (written beside it and renamed over it, util/replace-file.ts) or
+ * to stdout, in chunks; a progress bar on a terminal.
+ */
 async function writeFixture(
   collections: readonly CollectionDeclaration[],
   records: (name: string) => Iterable<GeneratedRecord>,
@@ -141,12 +144,27 @@ async function writeFixture(
   out: string | undefined,
   io: CliIo,
 ): Promise<void> {
+  if (out !== undefined) {
+    await replaceFile(out, (stream) =>
+      writeRecords(collections, records, count, io, async (text) => {
+        if (!stream.write(text)) await once(stream, 'drain');
+      }),
+    );
+    return;
+  }
+  await writeRecords(collections, records, count, io, async (text) => {
+    io.write(text);
+  });
+}
+
+async function writeRecords(
+  collections: readonly CollectionDeclaration[],
+  records: (name: string) => Iterable<GeneratedRecord>,
+  count: number,
+  io: CliIo,
+  write: (text: string) => Promise<void>,
+): Promise<void> {
   const { formatFixtureLine } = await import('../../generate/format-fixture.ts');
-  const stream = out === undefined ? undefined : createWriteStream(out);
-  const write = async (text: string) => {
-    if (stream === undefined) io.write(text);
-    else if (!stream.write(text)) await once(stream, 'drain');
-  };
   const total = count * collections.length;
   const step = Math.max(1, Math.floor(total / 100));
   let done = 0;
@@ -167,10 +185,6 @@ async function writeFixture(
     await write(chunk);
   }
   io.progress?.('');
-  if (stream !== undefined) {
-    stream.end();
-    await once(stream, 'finish');
-  }
 }
 
 function progressBar(done: number, total: number): string {

@@ -1,8 +1,6 @@
 /** @module `stockmock record <BASE_URL>`: a running service's records, as a fixture stockmock serves. */
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
 import { createTargetClient } from '../../contract/target-client.ts';
@@ -15,6 +13,7 @@ import { integerFlag, stringFlag } from '../flag-values.ts';
 import type { CliIo } from '../io.ts';
 import { parseOrigins, parseTokens, specLocation } from '../target-flags.ts';
 import { UsageError } from '../usage-error.ts';
+import { replaceFile, replaceFileWithText } from '../../util/replace-file.ts';
 
 const AS = { prefix: 'record: ' } as const;
 
@@ -173,7 +172,7 @@ export const recordCommand: Command = {
     const written =
       out === undefined
         ? await writeFixture(recording.collections, stdoutOf(io), heading, redacted)
-        : await writeAtomically(resolve(io.cwd, out), (stream) =>
+        : await replaceFile(resolve(io.cwd, out), (stream) =>
             writeFixture(recording.collections, stream, heading, redacted),
           );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -212,28 +211,6 @@ function reportRecording(recording: Recording, io: CliIo): void {
 /** `fixtures/recorded.yaml` → `fixtures/recorded.config.yaml`. */
 function configFileBeside(out: string): string {
   return join(dirname(out), `${basename(out).replace(/\.ya?ml$/i, '')}.config.yaml`);
-}
-
-/** The fixture is written beside its place and renamed over it: a failed run leaves the old one. */
-async function writeAtomically(
-  file: string,
-  write: (stream: Writable) => Promise<number>,
-): Promise<number> {
-  const partial = `${file}.${String(process.pid)}.partial`;
-  // Created, never opened where it exists: a link planted at that name is not followed.
-  const handle = await open(partial, 'wx', 0o644);
-  const stream = handle.createWriteStream();
-  try {
-    const written = await write(stream);
-    stream.end();
-    await finished(stream);
-    await rename(partial, file);
-    return written;
-  } catch (error) {
-    stream.destroy();
-    await rm(partial, { force: true });
-    throw error;
-  }
 }
 
 /** Standard output as a stream the fixture writer can wait on. */
@@ -303,7 +280,7 @@ async function suggestConfig(input: SuggestInput): Promise<number> {
     levels: Object.keys(input.tokens),
     compatibility: renderSuggestion(suggestion(report)),
   });
-  await writeFile(input.file, text);
+  await replaceFileWithText(input.file, text);
   io.error(`record: wrote the suggested config to ${relative(io.cwd, input.file)}\n`);
   return 0;
 }
@@ -325,7 +302,7 @@ async function specFileFor(input: SuggestInput): Promise<string | undefined> {
     return undefined;
   }
   const file = input.file.replace(/\.config\.ya?ml$|\.ya?ml$/i, '') + '.openapi.json';
-  await writeFile(file, `${JSON.stringify(input.spec.document, null, 2)}\n`);
+  await replaceFileWithText(file, `${JSON.stringify(input.spec.document, null, 2)}\n`);
   input.io.error(`record: saved the spec read from ${given} to ${relative(input.io.cwd, file)}\n`);
   return file;
 }
