@@ -5,6 +5,8 @@ import { TOKEN_LEVELS } from '../contract/target-client.ts';
 import { SHIPPED_SPEC, type LoadedSpec } from '../spec/load-spec.ts';
 import { isUrlLocation } from '../spec/spec-references.ts';
 import type { ParsedArgs } from './command.ts';
+import type { CliIo } from './io.ts';
+import { readSecret } from './secret-flag.ts';
 import { UsageError } from './usage-error.ts';
 
 /** `--trust-origin https://api.example.com`: origins only, so that no path or query is implied. */
@@ -29,7 +31,8 @@ export function specLocation(given: string | undefined, cwd: string): string {
 }
 
 /**
- * `--token status=abc --token quantity=def`: level first, so a token may contain `=`. A level is
+ * `--token status=abc --token quantity=env:QUANTITY_TOKEN`: level first, so a token may contain
+ * `=`; the token as given or read from the environment or a file (secret-flag.ts). A level is
  * one of the interface's two, one that the spec's views declare (`public`, `staff`), or any
  * name: a spec whose one view is everyone's, or whose operations declare no data, names none.
  */
@@ -40,6 +43,7 @@ export function parseTokens(
   args: ParsedArgs,
   spec: LoadedSpec,
   command: string,
+  io: Pick<CliIo, 'cwd' | 'env'>,
 ): Readonly<Record<string, string>> {
   const given = args.flags['token'];
   const declared = readDeclared(spec.dereferenced).levels;
@@ -59,7 +63,7 @@ export function parseTokens(
         `${command}: --token takes LEVEL=TOKEN with LEVEL ${known.join(', ')}, not "${text.replace(/=.*/, '=…')}"`,
       );
     }
-    tokens[level] = text.slice(at + 1);
+    tokens[level] = readSecret(text.slice(at + 1), `${command}: --token ${level}`, io);
   }
   return tokens;
 }

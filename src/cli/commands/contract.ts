@@ -22,7 +22,8 @@ export const contractCommand: Command = {
     '                   [--trust-origin ORIGIN ...] [--suggest-config [FILE]] [--pin-problem-types]\n' +
     '                   [--writes]\n' +
     "  --token LEVEL=TOKEN: LEVEL is status, quantity, or a level the spec's views declare; any\n" +
-    '      name (letters, digits, _ and -) where the spec names no level\n' +
+    '      name (letters, digits, _ and -) where the spec names no level; TOKEN as env:VAR or\n' +
+    '      file:PATH reads it from there, off the command line, where other local users see it\n' +
     '  --level interface (default) fails only what breaks the interface or HTTP, and reports\n' +
     '    differences from the stand-in; --level stand-in fails those too\n' +
     "  --pin-problem-types fails problem `type` URIs that differ from the stand-in's at the\n" +
@@ -66,7 +67,7 @@ export const contractCommand: Command = {
     const spec = await loadSpec(specLocation(stringFlag(args, 'spec'), io.cwd));
     const options = {
       baseUrl,
-      tokens: parseTokens(args, spec, 'contract'),
+      tokens: parseTokens(args, spec, 'contract', io),
       level: parseLevel(stringFlag(args, 'level')),
       pinProblemTypes: args.flags['pin-problem-types'] === true,
       spec,

@@ -12,6 +12,7 @@ import type { Command } from '../command.ts';
 import { integerFlag, stringFlag } from '../flag-values.ts';
 import type { CliIo } from '../io.ts';
 import { parseOrigins, parseTokens, specLocation } from '../target-flags.ts';
+import { readSecret } from '../secret-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import { replaceFile, replaceFileWithText } from '../../util/replace-file.ts';
 
@@ -38,6 +39,7 @@ export const recordCommand: Command = {
     '  --allow-partial writes the fixture even where the service read inconsistently\n' +
     '  --redact FIELD (or COLLECTION.FIELD) replaces its values by generated ones of its schema,\n' +
     '    the same for the same value; --redact-key keeps that mapping from run to run\n' +
+    '  a TOKEN or --redact-key as env:VAR or file:PATH is read from there, off the command line\n' +
     '  --suggest-config also checks the service as `contract` does, and writes a config that\n' +
     '    serves the fixture with the compatibility settings seen (default FILE: next to --out,\n' +
     '    NAME.config.yaml)',
@@ -69,7 +71,7 @@ export const recordCommand: Command = {
     const specGiven = stringFlag(args, 'spec');
     const spec = await loadSpec(specLocation(specGiven, io.cwd));
     const declarations = readDeclarations(spec);
-    const tokens = parseTokens(args, spec, 'record');
+    const tokens = parseTokens(args, spec, 'record', io);
     const rate = integerFlag(args, 'rate', { ...AS, fallback: DEFAULT_RATE, min: 0 });
     const concurrency = integerFlag(args, 'concurrency', { ...AS, fallback: 4, min: 1 });
     const timeoutMs = integerFlag(args, 'timeout', { ...AS, fallback: 5000, min: 1 });
@@ -102,13 +104,18 @@ export const recordCommand: Command = {
     const redactNames = (Array.isArray(args.flags['redact']) ? args.flags['redact'] : []).map(
       String,
     );
+    const givenKey = stringFlag(args, 'redact-key');
+    // Drawn afresh unless given: a guessed original cannot be confirmed by redacting again.
+    const redactKey =
+      givenKey === undefined
+        ? randomBytes(32).toString('hex')
+        : readSecret(givenKey, 'record: --redact-key', io);
     let redactors;
     try {
       redactors = redactorsFor(
         plan.collections.map(({ collection }) => collection),
         redactNames,
-        // Drawn afresh unless given: a guessed original cannot be confirmed by redacting again.
-        stringFlag(args, 'redact-key') ?? randomBytes(32).toString('hex'),
+        redactKey,
       );
     } catch (error) {
       if (!(error instanceof RedactionRefused)) throw error;
