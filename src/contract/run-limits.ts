@@ -29,6 +29,12 @@ export const DEFAULT_RUN_LIMITS: RunLimits = {
 /** The one answer larger than this, raw or decoded, is no stock API's: the run stops. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The one JSON answer that nests deeper than this is no stock API's either: the run stops, as
+ * for one too large, rather than judge it by code that recurses once per level.
+ */
+export const MAX_ANSWER_DEPTH = 1000;
+
 /** What a run has spent, and the reason it stopped once it has. */
 export interface RunBudget {
   /** Why requests are no longer sent; undefined while the run goes on. */

@@ -5,9 +5,11 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RecordedResponse } from '../spec/response-validator.ts';
+import { jsonNestsDeeperThan } from '../util/json-depth.ts';
 import {
   createRunBudget,
   DEFAULT_RUN_LIMITS,
+  MAX_ANSWER_DEPTH,
   MAX_BODY_BYTES,
   type RunBudget,
   type RunLimits,
@@ -324,6 +326,12 @@ function send(
             tooLarge('once decoded');
             return;
           }
+          if (isJson(response) && jsonNestsDeeperThan(text, MAX_ANSWER_DEPTH)) {
+            const reason = `the answer of ${sent.method} ${sent.url} nests deeper than ${String(MAX_ANSWER_DEPTH)} levels`;
+            budget.stop(reason);
+            noResponse(reason);
+            return;
+          }
           clearTimeout(timer);
           const recorded = recordedResponse(response, text);
           resolve({ ...sent, kind: 'response', response: recorded, bytes: raw.length });
@@ -363,14 +371,17 @@ function spelled(name: string, headerCase: HeaderCase | undefined): string {
 const HTTP_AGENT = new HttpAgent({ keepAlive: true });
 const HTTPS_AGENT = new HttpsAgent({ keepAlive: true });
 
+function isJson(response: IncomingMessage): boolean {
+  return /[/+]json\b/i.test(response.headers['content-type'] ?? '');
+}
+
 function recordedResponse(response: IncomingMessage, text: string): RecordedResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  const type = headers['content-type'] ?? '';
   let body: unknown = text === '' ? undefined : text;
-  if (text !== '' && /[/+]json\b/i.test(type)) {
+  if (text !== '' && isJson(response)) {
     try {
       body = JSON.parse(text) as unknown;
     } catch {
