@@ -25,5 +25,10 @@ if (process.argv[2] === 'serve') {
 }
 const { runMain } = await import('../dist/cli/main.js');
 const { processIo } = await import('../dist/cli/io.js');
+const { isWatched, runWatched } = await import('../dist/cli/watchdog.js');
 
-process.exitCode = await runMain(process.argv.slice(2), processIo());
+// `contract` runs in a child whose deadline is kept from here (src/cli/watchdog.ts).
+const argv = process.argv.slice(2);
+process.exitCode = isWatched(argv, process.env)
+  ? await runWatched(process.argv[1], argv, processIo())
+  : await runMain(argv, processIo());

@@ -7,6 +7,19 @@ export interface CliIo {
   error(text: string): void;
   /** A transient status line; only present on a terminal. */
   readonly progress?: (text: string) => void;
+  /** Tells the watchdog (watchdog.ts) what a run may cost; only present under one. */
+  readonly watch?: (plan: WatchPlan) => void;
+}
+
+/** Set in the environment of a child of the watchdog, which reports its plan to it. */
+export const WATCHED_ENV = 'STOCKMOCK_WATCHED';
+
+/** What the watchdog holds a run to, and where its report goes. */
+export interface WatchPlan {
+  readonly target: string;
+  readonly deadlineMs: number;
+  /** As given, relative to cwd. */
+  readonly junit?: string;
 }
 
 /** The process's own streams and environment. */
@@ -19,5 +32,13 @@ export function processIo(): CliIo {
     ...(process.stderr.isTTY
       ? { progress: (text: string) => process.stderr.write(`\r\u001b[K${text}`) }
       : {}),
+    // A child of the watchdog: the IPC channel it was started with.
+    ...(process.send === undefined || process.env[WATCHED_ENV] !== '1'
+      ? {}
+      : {
+          watch: (plan: WatchPlan) => {
+            process.send?.({ watch: plan });
+          },
+        }),
   };
 }

@@ -110,6 +110,11 @@ export const contractCommand: Command = {
     const { renderJunit } = await import('../../contract/reporters/junit.ts');
     const { renderText } = await import('../../contract/reporters/text.ts');
     const junit = stringFlag(args, 'junit');
+    io.watch?.({
+      target: baseUrl,
+      deadlineMs: options.limits.deadlineMs,
+      ...(junit === undefined ? {} : { junit }),
+    });
     let report;
     try {
       report = await runContract(options);
