@@ -21,6 +21,29 @@ export type ValueMaker = (random: () => number, index: number) => unknown;
 /** Why a schema's values cannot be made, in words. */
 export class UngeneratableSchema extends Error {}
 
+/**
+ * What one generated value may cost (docs/fixtures.md, "Limits"): a spec is another team's, and
+ * `minLength: 400000000` or `minItems` nested three deep would otherwise fill the memory before
+ * the first record is written. A schema whose smallest value passes one is refused at once.
+ */
+export const GENERATION_LIMITS = {
+  /** Characters of one text value. */
+  text: 65_536,
+  /** Items of one array. */
+  items: 10_000,
+  /** Arrays and objects nested in one value. */
+  depth: 32,
+  /** The smallest value's size, estimated in characters of JSON. */
+  size: 1024 * 1024,
+  /** Schemas read to make one field's values (a `$ref` shared by many members counts each time). */
+  schemas: 10_000,
+} as const;
+
+/** How many more schemas one field's maker may read. */
+interface Budget {
+  schemas: number;
+}
+
 interface Words {
   readonly first: readonly string[];
   readonly last: readonly string[];
@@ -74,14 +97,35 @@ function typesOf(schema: Schema): { types: string[]; nullable: boolean } {
  * schema asks for text of a pattern too complex to read and gives no examples.
  */
 export function valueMaker(schema: Schema, field: string): ValueMaker {
+  const smallest = smallestSize(schema, 0);
+  if (smallest > GENERATION_LIMITS.size) {
+    throw new UngeneratableSchema(
+      `its smallest value is over ${String(GENERATION_LIMITS.size)} characters, more than the generator makes of one value`,
+    );
+  }
+  return makerOf(schema, field, 0, { schemas: GENERATION_LIMITS.schemas });
+}
+
+function makerOf(schema: Schema, field: string, depth: number, budget: Budget): ValueMaker {
+  budget.schemas -= 1;
+  if (budget.schemas < 0) {
+    throw new UngeneratableSchema(
+      `it is made of more than ${String(GENERATION_LIMITS.schemas)} schemas, more than the generator reads for one field`,
+    );
+  }
+  if (depth > GENERATION_LIMITS.depth) {
+    throw new UngeneratableSchema(
+      `it nests more than ${String(GENERATION_LIMITS.depth)} arrays and objects deep, more than the generator makes`,
+    );
+  }
   const given = givenValues(schema);
   if (given !== undefined) return (random) => pick(random, given);
   // One of several shapes: the first, as a client most often meets it.
   const [first] = (schema.oneOf ?? schema.anyOf ?? []) as Schema[];
-  if (first !== undefined) return valueMaker(first, field);
+  if (first !== undefined) return makerOf(first, field, depth, budget);
   const { types, nullable } = typesOf(schema);
   const type = types[0] ?? (schema.properties !== undefined ? 'object' : 'string');
-  const maker = typedMaker(schema, type, field);
+  const maker = typedMaker(schema, type, field, depth, budget);
   return nullable ? (random, index) => (random() < 0.1 ? null : maker(random, index)) : maker;
 }
 
@@ -92,7 +136,50 @@ function givenValues(schema: Schema): readonly unknown[] | undefined {
   return Array.isArray(listed) && listed.length > 0 ? (listed as unknown[]) : undefined;
 }
 
-function typedMaker(schema: Schema, type: string, field: string): ValueMaker {
+/**
+ * The size of a schema's smallest value, in characters of JSON, as far as it can pass the
+ * limit: the required members of an object, `minItems` items, `minLength` characters, or a
+ * pattern's least. Counting stops past the limit, so that a schema cannot make it slow.
+ */
+function smallestSize(schema: Schema, depth: number): number {
+  if (depth > GENERATION_LIMITS.depth || givenValues(schema) !== undefined) return 1;
+  const [first] = (schema.oneOf ?? schema.anyOf ?? []) as Schema[];
+  if (first !== undefined) return smallestSize(first, depth);
+  const { types } = typesOf(schema);
+  const type = types[0] ?? (schema.properties !== undefined ? 'object' : 'string');
+  if (type === 'array') {
+    const items = 'items' in schema ? schema.items : {};
+    return 2 + (schema.minItems ?? 0) * (smallestSize(items, depth + 1) + 1);
+  }
+  if (type === 'object') {
+    const properties = (schema.properties ?? {}) as Record<string, Schema>;
+    let size = 2;
+    for (const name of schema.required ?? []) {
+      const member = properties[name];
+      size += name.length + 4 + (member === undefined ? 1 : smallestSize(member, depth + 1));
+      if (size > GENERATION_LIMITS.size) return size;
+    }
+    return size;
+  }
+  if (type === 'string') {
+    const atoms = schema.pattern === undefined ? undefined : simplePattern(schema.pattern);
+    const least = atoms === undefined ? 0 : leastLength(atoms);
+    return 2 + Math.max(schema.minLength ?? 0, least);
+  }
+  return 1;
+}
+
+function leastLength(atoms: readonly PatternAtom[]): number {
+  return atoms.reduce((sum, atom) => sum + atom.min, 0);
+}
+
+function typedMaker(
+  schema: Schema,
+  type: string,
+  field: string,
+  depth: number,
+  budget: Budget,
+): ValueMaker {
   switch (type) {
     case 'integer':
     case 'number':
@@ -100,29 +187,37 @@ function typedMaker(schema: Schema, type: string, field: string): ValueMaker {
     case 'boolean':
       return (random) => random() < 0.5;
     case 'array': {
-      const items = valueMaker('items' in schema ? schema.items : {}, field);
+      const items = makerOf('items' in schema ? schema.items : {}, field, depth + 1, budget);
       const min = schema.minItems ?? 0;
-      const max = Math.max(min, Math.min(schema.maxItems ?? min + 3, min + 3));
+      if (min > GENERATION_LIMITS.items) {
+        throw new UngeneratableSchema(
+          `its minItems ${String(min)} is more than the ${String(GENERATION_LIMITS.items)} items the generator makes of one array`,
+        );
+      }
+      const max = Math.max(
+        min,
+        Math.min(schema.maxItems ?? min + 3, min + 3, GENERATION_LIMITS.items),
+      );
       return (random, index) =>
         Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () =>
           items(random, index),
         );
     }
     case 'object':
-      return objectMaker(schema);
+      return objectMaker(schema, depth, budget);
     default:
       return textMaker(schema, field);
   }
 }
 
 /** An object's properties: the required always, the others seven times in ten. */
-function objectMaker(schema: Schema): ValueMaker {
+function objectMaker(schema: Schema, depth: number, budget: Budget): ValueMaker {
   const required = new Set(schema.required ?? []);
   const members = Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(
     ([name, member]) => ({
       name,
       always: required.has(name),
-      make: valueMaker(member, name),
+      make: makerOf(member, name, depth + 1, budget),
     }),
   );
   return (random, index) => {
@@ -179,6 +274,11 @@ const START = Date.UTC(2023, 0, 1);
 const SPAN = Date.UTC(2026, 0, 1) - START;
 
 function textMaker(schema: Schema, field: string): ValueMaker {
+  if ((schema.minLength ?? 0) > GENERATION_LIMITS.text) {
+    throw new UngeneratableSchema(
+      `its minLength ${String(schema.minLength)} is more than the ${String(GENERATION_LIMITS.text)} characters the generator makes of one text`,
+    );
+  }
   const format = schema.format;
   if (format === 'uuid') return (random) => uuidOf(random);
   if (format === 'date-time') return (random) => dateTimeText(START + random() * SPAN);
@@ -195,9 +295,14 @@ function textMaker(schema: Schema, field: string): ValueMaker {
   }
   const byName = textByName(field, schema);
   if (schema.pattern !== undefined) {
+    const atoms = simplePattern(schema.pattern);
+    if (atoms !== undefined && leastLength(atoms) > GENERATION_LIMITS.text) {
+      throw new UngeneratableSchema(
+        `its pattern asks for at least ${String(leastLength(atoms))} characters, more than the ${String(GENERATION_LIMITS.text)} the generator makes of one text`,
+      );
+    }
     // A value the field's name suggests where it fits the pattern (`country` and `^[A-Z]{2}$`).
     if (fits(byName, schema)) return byName;
-    const atoms = simplePattern(schema.pattern);
     if (atoms === undefined) {
       const examples: unknown = schema.examples;
       const known: unknown[] = [
@@ -354,9 +459,12 @@ function fitLength(text: unknown, min: number, max: number, random: () => number
 }
 
 function patternText(atoms: readonly PatternAtom[], random: () => number): string {
+  // What each atom may add past its least stays within the limit (`{1,1000000000}`).
+  const slack = GENERATION_LIMITS.text - leastLength(atoms);
   let text = '';
   for (const atom of atoms) {
-    const count = atom.min + Math.floor(random() * (atom.max - atom.min + 1));
+    const max = Math.min(atom.max, atom.min + slack);
+    const count = atom.min + Math.floor(random() * (max - atom.min + 1));
     for (let i = 0; i < count; i++) text += pick(random, atom.characters);
   }
   return text;

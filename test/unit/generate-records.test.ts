@@ -166,4 +166,65 @@ describe('generated records', () => {
     );
     expect(io.out).toBe('');
   });
+
+  // Another team's spec may ask for values no generator should try to make: each is refused at
+  // once, with its line, where it took gigabytes or crashed (`Invalid array length`).
+  it.each([
+    ["  huge: { type: string, pattern: '^[a-z]{1000000000}$' }", 'smallest value is over 1048576'],
+    ['  huge: { type: string, minLength: 400000000 }', 'smallest value is over 1048576'],
+    [
+      '  huge: { type: array, minItems: 200000000, items: { type: integer } }',
+      'smallest value is over',
+    ],
+    [
+      '  huge: { type: array, minItems: 20000, items: { type: boolean } }',
+      'minItems 20000 is more than the 10000',
+    ],
+    [
+      '  huge: { type: array, minItems: 1000, items: { type: array, minItems: 1000, items: { type: array, minItems: 1000 } } }',
+      'smallest value is over',
+    ],
+    ['  huge: { type: string, minLength: 70000 }', 'minLength 70000 is more than the 65536'],
+  ])('are refused at once, with the field and its line, for %s', async (line, message) => {
+    const dir = await specOfOneCollection('parts', [
+      'required: [id, huge]',
+      'properties:',
+      '  id: { type: integer }',
+      line,
+    ]);
+    const io = memoryIo(dir);
+    const code = await runMain(
+      ['fixtures', 'generate', '--spec', 'openapi.yaml', '--count', '1'],
+      io,
+    );
+    expect(code).not.toBe(0);
+    expect(io.err).toMatch(
+      /openapi\.yaml:11:\d+ x-stockmock-collections\.parts\.record\.properties\.huge: /,
+    );
+    expect(io.err).toContain(message);
+  });
+
+  it('make the longest text and the largest array within the limits', async () => {
+    const dir = await specOfOneCollection('parts', [
+      'required: [id, text, list]',
+      'properties:',
+      '  id: { type: integer }',
+      '  text: { type: string, minLength: 65536 }',
+      "  list: { type: array, minItems: 10000, items: { type: string, pattern: '^[a-z]{1,1000000000}$' } }",
+    ]);
+    const io = memoryIo(dir);
+    const code = await runMain(
+      ['fixtures', 'generate', '--spec', 'openapi.yaml', '--count', '1'],
+      io,
+    );
+    expect(io.err).toBe('');
+    expect(code).toBe(0);
+    const record = JSON.parse(/\{.*\}/.exec(io.out)?.[0] ?? '{}') as {
+      text: string;
+      list: string[];
+    };
+    expect(Array.from(record.text).length).toBeGreaterThanOrEqual(65536);
+    expect(record.list).toHaveLength(10000);
+    expect(record.list.every((text) => /^[a-z]+$/.test(text))).toBe(true);
+  });
 });
