@@ -1,7 +1,7 @@
 /** @module A bounded journal of served requests, so a client team can assert what its client called. */
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { AccessLevel } from '../access/access-level.ts';
-import { isSecretParameter, MASKED } from '../http/secret-query.ts';
+import { MASKED, type SecretQuery } from '../http/secret-query.ts';
 
 export interface JournalEntry {
   readonly time: string;
@@ -72,17 +72,21 @@ function matches(entry: JournalEntry, filter: JournalFilter): boolean {
  * The hook that journals every answered request but the admin API's own and the docs': to be
  * added at the app's root, so that it sees every route.
  */
-export function journalHook(journal: RequestJournal): onResponseHookHandler {
+export function journalHook(journal: RequestJournal, secret: SecretQuery): onResponseHookHandler {
   return (request, reply, done) => {
     if (!request.url.startsWith('/__admin') && !request.url.startsWith('/docs')) {
-      journal.record(journalEntry(request, reply));
+      journal.record(journalEntry(request, reply, secret));
     }
     done();
   };
 }
 
 /** What the journal keeps of a request: never its token, only the level the token gave. */
-function journalEntry(request: FastifyRequest, reply: FastifyReply): JournalEntry {
+function journalEntry(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secret: SecretQuery,
+): JournalEntry {
   const applied = reply.getHeader('preference-applied');
   const scenario = typeof applied === 'string' ? /^scenario=(.+)$/.exec(applied)?.[1] : undefined;
   const entry: JournalEntry = {
@@ -92,7 +96,7 @@ function journalEntry(request: FastifyRequest, reply: FastifyReply): JournalEntr
     query: Object.fromEntries(
       Object.entries(request.query as Record<string, string | string[]>).map(([name, value]) => [
         name,
-        isSecretParameter(name) ? MASKED : value,
+        secret.isSecret(name) ? MASKED : value,
       ]),
     ),
     level: request.accessLevel ?? 'none',

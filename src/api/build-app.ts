@@ -1,7 +1,7 @@
 /** @module The composition root: config, spec and catalogue in, a Fastify app out (no listen). */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { createTokenTable } from '../access/token-table.ts';
+import { createCredentials } from '../access/credentials.ts';
 import { adminApi } from '../admin/admin-api.ts';
 import {
   createRequestJournal,
@@ -22,6 +22,8 @@ import { createExampleAnswers } from '../spec/example-answers.ts';
 import { HTTP_METHODS } from '../spec/operation-rules.ts';
 import { formatSourceIssue } from '../problems/source-error.ts';
 import { boundedPatternWarnings } from '../spec/pattern-warnings.ts';
+import { credentialQueryNames, unknownSchemeIssues } from '../spec/security.ts';
+import { createSecretQuery } from '../http/secret-query.ts';
 import {
   buildRouteTable,
   distinctRoutes,
@@ -37,6 +39,7 @@ import { operationHandler } from '../http/operation-handler.ts';
 import { dataOperations } from '../dataset/dataset.ts';
 import {
   readDeclarations,
+  showsPerLevel,
   type Declarations,
   type OperationDeclaration,
 } from '../resources/declarations.ts';
@@ -46,7 +49,7 @@ import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { formatField } from '../source/describe-ajv-error.ts';
 import accept from '../http/plugins/accept.ts';
 import cors from '../http/plugins/cors.ts';
-import bearerAuth from '../http/plugins/bearer-auth.ts';
+import routeSecurity from '../http/plugins/route-security.ts';
 import docs from '../http/plugins/docs.ts';
 import draining from '../http/plugins/draining.ts';
 import requestFraming from '../http/plugins/request-framing.ts';
@@ -152,7 +155,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const declarations = deps.declarations ?? readDeclarations(deps.spec, { strict: config.strict });
   // The compatibility settings shape what is served, and so the spec that is served and routed by.
   const accepted = new Set(config.tokens.map(({ token }) => token));
-  const demoTokens = config.tokens.filter(isDemoToken);
   const compatible = await applyCompatibility(deps.spec, config.compatibility, (document) => {
     reshapeViews(document, declarations, config.compatibility);
   });
@@ -163,7 +165,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const log = deps.log ?? SILENT_LOGGER;
   // Fastify's base type: the app's type must not depend on pino's.
   const requestLog: FastifyBaseLogger = log;
-  const tokens = createTokenTable(config.tokens);
+  const credentials = createCredentials(
+    config.tokens.map((grant) => ({ ...grant, demo: isDemoToken(grant) })),
+  );
   const { routed: routes, shadowed } = distinctRoutes(
     buildRouteTable(
       spec,
@@ -172,6 +176,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
   );
   for (const line of shadowed) log.warn(line);
+  // An API key sent in the query reaches neither the log nor the journal.
+  const secretQuery = createSecretQuery(
+    routes.flatMap((route) => credentialQueryNames(route.security)),
+  );
   for (const issue of boundedPatternWarnings(deps.spec)) log.warn(formatSourceIssue(issue));
   // Only a spec that writes `#` or `?` in a path pays for routing them (reserved-path.ts).
   const reserved = routes.some((route) => RESERVED_IN_PATH.test(route.path));
@@ -179,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One logger at every level: request lines where the level writes them, and errors always.
     loggerInstance: requestLog,
     // One line per request instead of Fastify's two (request-log.ts).
-    logController: new OneLinePerRequest(log.isLevelEnabled('info')),
+    logController: new OneLinePerRequest(log.isLevelEnabled('info'), secretQuery),
     genReqId: nextRequestId,
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     // A trailing slash names the same resource as without it (`/v1/stock/` is the collection,
@@ -231,14 +239,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAgeSeconds: 600,
   });
   await app.register(preferences);
-  await app.register(bearerAuth, {
-    // Where tokens come from, and the demo ones while the server takes them (never another).
-    missing: `Send a token: Authorization: Bearer <token>. Tokens are set in the server's config (tokens, or STOCKMOCK_TOKENS)${
-      demoTokens.length === 0
-        ? '.'
-        : `; this one takes the demo tokens ${demoTokens.map(({ token }) => token).join(' and ')}.`
-    }`,
-    tokens,
+  await app.register(routeSecurity, {
+    // Where credentials come from; a 401 names the demo ones a route takes (never another).
+    whereSet: "Tokens are set in the server's config (tokens, or STOCKMOCK_TOKENS)",
+    credentials,
     realm: config.compatibility.realm,
   });
   // `accept: ignore` serves JSON whatever the Accept, as a service may (RFC 9110 §12.5.1).
@@ -271,6 +275,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   refuseOnIssues([
     ...unviewedLevelIssues(declarations, config.tokens, inConfig),
     ...orderIssues(declarations, config.compatibility.order, inConfig),
+    ...unknownSchemeIssues(
+      config.tokens,
+      Object.keys(spec.dereferenced.components?.securitySchemes ?? {}),
+      inConfig,
+    ),
   ]);
   const data = dataOperations(declarations, config.compatibility);
   const originOf = createRequestOrigin(config.baseUrl, `${config.host}:${String(config.port)}`);
@@ -278,11 +287,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A HEAD the spec declares is its own operation: then Fastify adds none to the path's GET.
   const headDeclared = new Set(routes.filter((r) => r.method === 'HEAD').map((r) => r.path));
   const routeConfig = (route: RouteDef) => ({
-    auth: route.auth,
+    security: route.security,
+    leveled: showsPerLevel(declarations.operations.get(route.key)),
     produces: route.produces,
     operation: { id: route.key, statuses: route.statuses },
     simulated: isSimulated(route),
-    ...(rateLimit === undefined || route.auth !== 'bearer' ? {} : rateLimitConfig(rateLimit)),
+    ...(rateLimit === undefined || route.security.kind !== 'secured'
+      ? {}
+      : rateLimitConfig(rateLimit)),
   });
   for (const route of routes) {
     if (route.answers !== 'data') continue;
@@ -343,7 +355,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     (adminToken === undefined
       ? undefined
       : createRequestJournal(config.admin?.journalSize ?? DEFAULT_JOURNAL_SIZE));
-  if (journal !== undefined) app.addHook('onResponse', journalHook(journal));
+  if (journal !== undefined) app.addHook('onResponse', journalHook(journal, secretQuery));
   if (adminToken !== undefined && adminSpec !== undefined && journal !== undefined) {
     const reloader =
       deps.reloader ??

@@ -42,7 +42,12 @@ export const ConfigSchema = Type.Object(
     /** At least one: a stand-in nobody can call is a mistake, not a setting. */
     tokens: Type.Array(
       Type.Object(
-        { token: Type.String({ minLength: 1, pattern: '^[\\x21-\\x7e]+$' }), level: Level },
+        {
+          token: Type.String({ minLength: 1, pattern: '^[\\x21-\\x7e]+$' }),
+          level: Level,
+          /** The security scheme (by its name in the spec) it is a credential of; all when absent. */
+          scheme: Type.Optional(Type.String({ minLength: 1 })),
+        },
         { additionalProperties: false },
       ),
       { minItems: 1 },

@@ -60,7 +60,6 @@ export function exampleRoute(options: ExampleRouteOptions): RouteHandlerMethod {
         query: request.query as Record<string, string | string[]>,
         headers: textHeaders(request),
         body: request.body ?? undefined,
-        checkSecurity: route.auth === 'scheme',
       },
       preferences,
     );

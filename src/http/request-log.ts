@@ -8,7 +8,7 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { REQUEST_KEY } from './app-logger.ts';
-import { maskSecretParameters } from './secret-query.ts';
+import type { SecretQuery } from './secret-query.ts';
 
 export class OneLinePerRequest extends LogController {
   /**
@@ -17,10 +17,12 @@ export class OneLinePerRequest extends LogController {
    * for every request.
    */
   private readonly writes: boolean;
+  private readonly secret: SecretQuery;
 
-  constructor(writesInfo: boolean) {
+  constructor(writesInfo: boolean, secret: SecretQuery) {
     super();
     this.writes = writesInfo;
+    this.secret = secret;
   }
 
   override incomingRequest(): void {
@@ -38,7 +40,7 @@ export class OneLinePerRequest extends LogController {
     }
     if (!this.writes) return;
     const { method } = request;
-    const url = maskSecretParameters(request.url);
+    const url = this.secret.mask(request.url);
     const status = reply.statusCode;
     const access = request.accessLevel ?? 'none';
     const ms = Math.round(reply.elapsedTime * 10) / 10;

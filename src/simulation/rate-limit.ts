@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config-schema.ts';
-import { presentedToken } from '../http/plugins/bearer-auth.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 
@@ -37,8 +36,8 @@ export function rateLimitConfig(rateLimit: RateLimit): {
 }
 
 function rateLimitKey(request: FastifyRequest): string {
-  const token = presentedToken(request.headers.authorization);
-  return token === undefined
+  const credential = request.credential;
+  return credential === null
     ? `ip:${request.ip}`
-    : `token:${createHash('sha256').update(token).digest('hex')}`;
+    : `token:${createHash('sha256').update(credential).digest('hex')}`;
 }

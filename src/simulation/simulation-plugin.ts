@@ -141,9 +141,9 @@ export function simulatedProblem(status: number, realm = 'stockmock'): ProblemEr
   }
 }
 
-/** Whether the simulation acts on a route: one served from data to a token. */
+/** Whether the simulation acts on a route: one served from data to a credential. */
 export function isSimulated(route: RouteDef): boolean {
-  return route.answers === 'data' && route.auth === 'bearer';
+  return route.answers === 'data' && route.security.kind === 'secured';
 }
 
 /** Every configured status and route must exist in the spec: checked at start, not per request. */

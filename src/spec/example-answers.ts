@@ -26,8 +26,6 @@ export interface ExampleRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Parsed JSON, or the text of any other media type; undefined without a body. */
   readonly body: unknown;
-  /** Whether the spec's security is to be checked here (no bearer token table decided it). */
-  readonly checkSecurity: boolean;
 }
 
 /** What a caller may prefer, as Prism reads `Prefer`: a status, a named example, generation. */
@@ -102,7 +100,7 @@ export async function createExampleAnswers(
     const key = keyOf(spec, operation.method.toUpperCase() as HttpMethod, operation.path);
     if (key !== undefined) byKey.set(key, { ...operation, callbacks: [] });
   }
-  const prism = createInstance(baseConfig({}, false), { logger: silent });
+  const prism = createInstance(baseConfig({}), { logger: silent });
   return {
     async answer(key, request, preferences) {
       const operation = byKey.get(key);
@@ -115,7 +113,7 @@ export async function createExampleAnswers(
         ...(request.body === undefined ? {} : { body: request.body }),
       };
       // A fresh config each time: Prism writes the Accept header's types into the one it gets.
-      const config = baseConfig(preferences, request.checkSecurity);
+      const config = baseConfig(preferences);
       const result = await prism.request(input, [operation], config)();
       if (isLeft(result)) return refusalOf(result.left, preferences);
       const { statusCode, headers = {}, body } = result.right.output;
@@ -124,14 +122,15 @@ export async function createExampleAnswers(
   };
 }
 
-function baseConfig(preferences: ExamplePreferences, checkSecurity: boolean): IHttpConfig {
+function baseConfig(preferences: ExamplePreferences): IHttpConfig {
   return {
     mock: {
       dynamic: preferences.dynamic ?? false,
       ...(preferences.code === undefined ? {} : { code: preferences.code }),
       ...(preferences.example === undefined ? {} : { exampleKey: preferences.example }),
     },
-    checkSecurity,
+    // Security is the HTTP layer's (http/plugins/route-security.ts), for every operation alike.
+    checkSecurity: false,
     validateRequest: true,
     validateResponse: false,
     errors: false,

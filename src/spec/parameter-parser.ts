@@ -61,6 +61,8 @@ const ajv = createAjv();
 export function createParameterParser(
   parameters: readonly OpenAPIV3_1.ParameterObject[],
   unknownParameters: UnknownParameters,
+  /** Query parameters that carry a credential (an API key), read by the security check. */
+  credentials: ReadonlySet<string> = new Set(),
 ): ParameterParser {
   // Header parameters (Prefer) are read by the HTTP layer's own plugins.
   const rules = parameters.filter((parameter) => parameter.in !== 'header').map(toRule);
@@ -74,7 +76,7 @@ export function createParameterParser(
     const values = new Map<string, ParameterValue>();
     if (unknownParameters === 'reject') {
       for (const name of Object.keys(raw.query)) {
-        if (!queryNames.has(name)) {
+        if (!queryNames.has(name) && !credentials.has(name)) {
           issues.push(
             issue(name, 'query', `is not a parameter of this operation (known: ${known})`),
           );

@@ -2,19 +2,12 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { LoadedSpec } from './load-spec.ts';
 import { operationsOf, type HttpMethod } from './operation-rules.ts';
+import { credentialQueryNames, routeSecurityOf, type RouteSecurity } from './security.ts';
 import {
   createParameterParser,
   type ParameterParser,
   type UnknownParameters,
 } from './parameter-parser.ts';
-
-/**
- * Who may call an operation, from its `security`: `none` when it is open (an empty list), or
- * one of its alternatives is `{}`; `bearer` when a token decides (an HTTP bearer scheme, OAuth 2
- * or OpenID Connect, whose tokens travel as bearer tokens); `scheme` for any other scheme (an
- * API key, HTTP basic), whose credential is checked as the spec describes it.
- */
-export type RouteAuth = 'bearer' | 'none' | 'scheme';
 
 interface RouteBase {
   /** What names the operation: its operationId, or its method and path (operationKey). */
@@ -24,7 +17,8 @@ interface RouteBase {
   readonly path: string;
   /** The same path in Fastify's syntax: `/v1/stock/:id`. */
   readonly url: string;
-  readonly auth: RouteAuth;
+  /** Who may call it: spec/security.ts. */
+  readonly security: RouteSecurity;
   /** Media types of the success response, for content negotiation. */
   readonly produces: readonly string[];
   /** Every status the spec declares for the operation. */
@@ -52,16 +46,17 @@ export function buildRouteTable(
   const document = spec.dereferenced;
   const schemes = (document.components?.securitySchemes ?? {}) as Record<
     string,
-    OpenAPIV3_1.SecuritySchemeObject
+    OpenAPIV3_1.SecuritySchemeObject | undefined
   >;
   const routes: RouteDef[] = [];
   for (const { key, method, path, item, operation } of operationsOf(spec)) {
+    const security = routeSecurityOf(operation.security ?? document.security ?? [], schemes);
     const base: RouteBase = {
       key,
       method,
       path,
       url: fastifyUrlOf(path),
-      auth: authOf(operation.security ?? document.security ?? [], schemes),
+      security,
       produces: Object.keys(successResponse(operation)?.content ?? {}),
       // OpenAPI 3.1 lets an operation leave its responses out.
       statuses: Object.keys(operation.responses ?? {})
@@ -79,7 +74,11 @@ export function buildRouteTable(
     routes.push({
       ...base,
       answers: 'data',
-      parseParameters: createParameterParser(parameters, unknownParameters),
+      parseParameters: createParameterParser(
+        parameters,
+        unknownParameters,
+        new Set(credentialQueryNames(security)),
+      ),
     });
   }
   return routes;
@@ -113,22 +112,6 @@ function fastifyUrlOf(template: string): string {
         .join('');
     })
     .join('/');
-}
-
-function authOf(
-  security: readonly OpenAPIV3_1.SecurityRequirementObject[],
-  schemes: Readonly<Record<string, OpenAPIV3_1.SecuritySchemeObject>>,
-): RouteAuth {
-  if (security.length === 0 || security.some((one) => Object.keys(one).length === 0)) {
-    return 'none';
-  }
-  const takesBearer = (name: string): boolean => {
-    const scheme = schemes[name];
-    if (scheme === undefined) return true;
-    if (scheme.type === 'http') return scheme.scheme.toLowerCase() === 'bearer';
-    return scheme.type === 'oauth2' || scheme.type === 'openIdConnect';
-  };
-  return security.some((one) => Object.keys(one).every(takesBearer)) ? 'bearer' : 'scheme';
 }
 
 function successResponse(

@@ -131,7 +131,7 @@ describe('loadConfig', () => {
       {
         at: { line: 3, column: 5 },
         field: 'tokens[0]',
-        message: 'holds a field that is not known here; known: token, level',
+        message: 'holds a field that is not known here; known: token, level, scheme',
       },
     ]);
     expect(error.message).not.toContain(token);
