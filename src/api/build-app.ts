@@ -39,7 +39,6 @@ import { operationHandler } from '../http/operation-handler.ts';
 import { dataOperations } from '../dataset/dataset.ts';
 import {
   readDeclarations,
-  showsPerLevel,
   type Declarations,
   type OperationDeclaration,
 } from '../resources/declarations.ts';
@@ -244,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     whereSet: "Tokens are set in the server's config (tokens, or STOCKMOCK_TOKENS)",
     credentials,
     realm: config.compatibility.realm,
+    exact: declarations.levels.length > 0,
   });
   // `accept: ignore` serves JSON whatever the Accept, as a service may (RFC 9110 §12.5.1).
   if (config.compatibility.accept === 'negotiate') await app.register(accept);
@@ -288,7 +288,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const headDeclared = new Set(routes.filter((r) => r.method === 'HEAD').map((r) => r.path));
   const routeConfig = (route: RouteDef) => ({
     security: route.security,
-    leveled: showsPerLevel(declarations.operations.get(route.key)),
     produces: route.produces,
     operation: { id: route.key, statuses: route.statuses },
     simulated: isSimulated(route),

@@ -143,13 +143,6 @@ export type OperationDeclaration =
   | { readonly kind: 'health'; readonly counts: readonly (readonly [string, string])[] }
   | { readonly kind: 'document'; readonly format: 'json' | 'yaml' };
 
-/** Whether what an operation answers depends on the caller's access level. */
-export function showsPerLevel(declaration: OperationDeclaration | undefined): boolean {
-  return (
-    declaration !== undefined && 'views' in declaration && declaration.views.kind === 'by-level'
-  );
-}
-
 export interface Declarations {
   readonly collections: ReadonlyMap<string, CollectionDeclaration>;
   /** The operations served from data, by key (operationKey); every other one is answered from examples. */

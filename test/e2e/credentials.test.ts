@@ -6,7 +6,9 @@
  * example's own files: the config's credentials (which level, for which scheme) and the
  * fixture's venues; each answer is judged by the example's spec.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -186,5 +188,71 @@ describe('credentials of every scheme, on data', () => {
     expect((await get('/v2/venues/2', {}, `api_key=${secret}`)).status).toBe(200);
     await server.waitForLog(/GET \/v2\/venues\/2\?api_key=\[Redacted\] 200 staff/);
     expect(server.log()).not.toContain(secret);
+  });
+});
+
+// A plain spec, as teams bring theirs: no declarations, no levels, answered from examples.
+const PLAIN = `openapi: 3.0.3
+info: { title: plain, version: '1' }
+components:
+  securitySchemes:
+    bearer: { type: http, scheme: bearer }
+    key: { type: apiKey, in: header, name: X-Key }
+paths:
+  /things:
+    get:
+      security: [{ bearer: [] }]
+      responses:
+        '200': { description: ok, content: { application/json: { example: { ok: true } } } }
+  /keyed:
+    get:
+      security: [{ key: [] }]
+      responses:
+        '200': { description: ok, content: { application/json: { example: { ok: true } } } }
+`;
+
+describe('credentials of a plain spec', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'stockmock-plain-'));
+    await writeFile(join(dir, 'openapi.yaml'), PLAIN);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function status(plain: ServeProcess, path: string, headers: Record<string, string>) {
+    return (await fetch(new URL(path, plain.url), { headers })).status;
+  }
+
+  it("takes any credential of the scheme's form while none is configured, as prism mock does", async () => {
+    const plain = await spawnServe(['--spec', join(dir, 'openapi.yaml')]);
+    try {
+      expect(await status(plain, '/things', { authorization: 'Bearer my-own-dev-token' })).toBe(
+        200,
+      );
+      expect(await status(plain, '/things', {})).toBe(401);
+      expect(await status(plain, '/things', { authorization: 'Basic dTpw' })).toBe(401);
+      expect(await status(plain, '/keyed', { 'x-key': 'anything' })).toBe(200);
+      expect(await status(plain, '/keyed', {})).toBe(401);
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('checks exactly the schemes that have credentials configured', async () => {
+    const plain = await spawnServe(['--spec', join(dir, 'openapi.yaml')], undefined, {
+      STOCKMOCK_TOKENS: 'user=team-token',
+    });
+    try {
+      expect(await status(plain, '/things', { authorization: 'Bearer team-token' })).toBe(200);
+      expect(await status(plain, '/things', { authorization: 'Bearer my-own-dev-token' })).toBe(
+        401,
+      );
+      expect(await status(plain, '/keyed', { 'x-key': 'team-token' })).toBe(200);
+      expect(await status(plain, '/keyed', { 'x-key': 'anything' })).toBe(401);
+    } finally {
+      await plain.stop();
+    }
   });
 });

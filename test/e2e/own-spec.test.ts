@@ -153,14 +153,13 @@ describe('a spec of its own, served whole', () => {
     });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers['www-authenticate']).toMatch(/^Bearer realm=/);
-    // The server takes only demo tokens, and this answer shows no level: any bearer token is
-    // taken, as `prism mock` takes it (a team's client with its own development token).
+    // The spec names access levels (clerk, manager): every token is checked, demo ones too.
     const unknown = await fetch(new URL('/v1/orders', server.url), {
       method: 'POST',
       headers: { authorization: 'Bearer clerk-demo-token-', ...JSON_BODY },
       body: JSON.stringify(placeOrder),
     });
-    expect(unknown.status).toBe(201);
+    expect(unknown.status).toBe(401);
     const otherScheme = await fetch(new URL('/v1/orders', server.url), {
       method: 'POST',
       headers: { authorization: 'Basic Y2xlcms6cGFzcw==', ...JSON_BODY },

@@ -4,10 +4,10 @@
  * parameter or a cookie, alternatives (`[A, B]`: either) and combinations (`[{A, B}]`: both).
  * The request's access level comes from the credential that satisfied it.
  *
- * A credential is checked exactly where the answer depends on the level (an operation with a
- * view per level), or where credentials are configured for its scheme; elsewhere any credential
- * of the scheme's form is taken, as `prism mock` takes it, so that a team's client with its own
- * development token is answered at once.
+ * A credential is checked exactly where the spec names access levels (its views), and for any
+ * scheme with credentials configured; elsewhere, in a plain spec, any credential of the scheme's
+ * form is taken, as `prism mock` takes it, so that a team's client with its own development
+ * token is answered at once.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -32,8 +32,6 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     security?: RouteSecurity;
-    /** Whether the answer depends on the access level: then credentials are checked exactly. */
-    leveled?: boolean;
   }
 }
 
@@ -43,6 +41,11 @@ export interface RouteSecurityOptions {
   readonly realm: string;
   /** Where credentials come from, for a 401 without one. */
   readonly whereSet: string;
+  /**
+   * Whether every credential is checked against those the server takes: where the spec names
+   * access levels, a caller's level must come from a credential the server knows.
+   */
+  readonly exact: boolean;
 }
 
 type Outcome =
@@ -136,7 +139,7 @@ export default fp(
       const security = route.config?.security;
       if (security?.kind !== 'secured') return;
       const exact = (scheme: SchemeRequirement) =>
-        route.config?.leveled === true || credentials.configuredFor(scheme.name);
+        options.exact || credentials.configuredFor(scheme.name);
       const schemes = [
         ...new Map(
           security.alternatives.flat().map((scheme) => [scheme.name, scheme] as const),
