@@ -11,6 +11,7 @@ import { accessLevelChecks, crossLevelCheck } from './checks/access-levels.ts';
 import { filterChecks } from './checks/filters.ts';
 import { generatedCheck } from './checks/generated.ts';
 import { answerRuleFindings, httpRuleChecks } from './checks/http-rules.ts';
+import { credentialPlaces } from './credential-places.ts';
 import { negativeChecks } from './checks/negative.ts';
 import { paginationChecks } from './checks/pagination.ts';
 import { readingChecks } from './checks/reading.ts';
@@ -226,6 +227,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
   const client = createTargetClient({
     ...options,
     declaredAt,
+    placeOf: credentialPlaces(options.spec),
     onExchange: (exchange) => {
       requests += 1;
       conformance.record(exchange);

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RecordedResponse } from '../spec/response-validator.ts';
 import { jsonNestsDeeperThan } from '../util/json-depth.ts';
+import { BEARER, type CredentialPlace, type PlaceOf } from './credential-places.ts';
 import {
   createRunBudget,
   DEFAULT_RUN_LIMITS,
@@ -57,6 +58,8 @@ export interface TargetRequest {
   readonly headerCase?: HeaderCase;
   /** A request body (sent only for a write, under `--writes`). */
   readonly body?: string;
+  /** Where the operation asks for several credentials at once: the one left out, by index. */
+  readonly withoutPlace?: number;
 }
 
 export type HeaderCase = 'lower' | 'upper';
@@ -93,6 +96,11 @@ export interface Sent {
   readonly altered?: string;
   /** How the header names were written, where not as usual. */
   readonly headerCase?: HeaderCase;
+  /**
+   * The HTTP authentication scheme a 401 to this request must challenge with (`bearer`,
+   * `basic`), as the spec secures its operation; undefined for an API key, which has none.
+   */
+  readonly challenge?: string;
 }
 
 export interface TargetClient {
@@ -107,8 +115,18 @@ export interface TargetClient {
   reaches(url: string): boolean;
   /** Why the run stopped before its end (deadline, budget, a target given up); else undefined. */
   stopped(): string | undefined;
-  /** The URL and headers `request` would send, token included: for a bare-socket request. */
-  prepare(request: TargetRequest): { url: string; headers: Record<string, string> };
+  /**
+   * A request as it would be sent, for a bare-socket request: `url` as reports name it, `via` as requested (an API key
+   * the spec puts in the query added), and the headers, credentials included.
+   */
+  prepare(request: TargetRequest): {
+    url: string;
+    via: string;
+    headers: Record<string, string>;
+    challenge?: string;
+    /** Where the spec puts the credentials of the operation at that path. */
+    places: readonly CredentialPlace[];
+  };
 }
 
 export interface TargetClientOptions {
@@ -137,6 +155,11 @@ export interface TargetClientOptions {
    * absent: never, as the checker judges those answers as they come.
    */
   readonly retries?: number;
+  /**
+   * Where a request's token goes, by its method and path (credential-places.ts): the
+   * `Authorization` header as a bearer token unless the spec secures the operation otherwise.
+   */
+  readonly placeOf?: PlaceOf;
 }
 
 /** The longest `Retry-After` waited for: a longer one is taken as the answer it came with. */
@@ -154,6 +177,10 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
   const origins = new Set([base.origin, ...(options.trustedOrigins ?? []).map(originOf)]);
   origins.delete('null');
   const reaches = (url: string) => origins.has(originOf(url));
+  const placeOf = options.placeOf ?? (() => [BEARER]);
+  // HTTP basic's wrong credential: a user the target knows, with a password it never issued.
+  const knownUser = Object.values(options.tokens).find((token) => token.includes(':'));
+  const wrongPassword = `${knownUser?.split(':', 1)[0] ?? 'stockmock-contract'}:${WRONG_TOKEN}`;
   const prepare = (request: TargetRequest) => {
     const url = request.path.startsWith('http')
       ? request.path
@@ -162,8 +189,32 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
     const given = tokenFor(request.as, options.tokens);
     const token =
       given === undefined || request.alter === undefined ? given : request.alter.apply(given);
-    if (token !== undefined) headers['authorization'] = `${request.scheme ?? 'Bearer '}${token}`;
-    return { url, headers };
+    const places = placeOf(request.method ?? 'GET', pathBelow(base, url));
+    const challenge = places.find((place) => place.kind === 'authorization')?.scheme;
+    // The URL as sent: with an API key in the query, which the recorded URL never holds.
+    let via = url;
+    if (token !== undefined) {
+      for (const [index, place] of places.entries()) {
+        if (index === request.withoutPlace) continue;
+        if (place.kind === 'authorization') {
+          headers['authorization'] =
+            place.scheme === 'bearer'
+              ? `${request.scheme ?? 'Bearer '}${token}`
+              : place.scheme === 'basic'
+                ? `Basic ${Buffer.from(request.as === 'wrong' ? wrongPassword : token).toString('base64')}`
+                : `${place.scheme.charAt(0).toUpperCase()}${place.scheme.slice(1)} ${token}`;
+        } else if (place.in === 'header') {
+          headers[place.name.toLowerCase()] = token;
+        } else if (place.in === 'cookie') {
+          headers['cookie'] = `${place.name}=${token}`;
+        } else {
+          const sent = new URL(via);
+          sent.searchParams.append(place.name, token);
+          via = sent.toString();
+        }
+      }
+    }
+    return { url, headers, via, places, ...(challenge === undefined ? {} : { challenge }) };
   };
   return {
     origin: base.origin,
@@ -174,15 +225,19 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
     request: (request) =>
       limit(async () => {
         const method = request.method ?? 'GET';
-        const { url, headers } = prepare(request);
+        const { url, headers, via, challenge, places } = prepare(request);
         const sent: Sent = {
           method,
           url,
+          ...(challenge === undefined ? {} : { challenge }),
           as: request.as,
           ...(request.headers === undefined ? {} : { headers: request.headers }),
           ...(request.scheme === undefined ? {} : { scheme: request.scheme }),
           ...(request.alter === undefined ? {} : { altered: request.alter.described }),
           ...(request.headerCase === undefined ? {} : { headerCase: request.headerCase }),
+          ...(request.withoutPlace === undefined
+            ? {}
+            : { altered: `without its ${describePlace(places[request.withoutPlace])}` }),
         };
         // Checked here, not only by the walks: no path through the checks may carry a token off.
         if (!reaches(url)) {
@@ -208,7 +263,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
         }
         for (let attempt = 0; ; attempt++) {
           await paced();
-          const exchange = await send(sent, headers, options.timeoutMs, budget, request.body);
+          const exchange = await send(sent, via, headers, options.timeoutMs, budget, request.body);
           options.onExchange?.(exchange);
           const wait = attempt < (options.retries ?? 0) ? retryWait(exchange, attempt) : undefined;
           if (wait === undefined) return exchange;
@@ -277,13 +332,15 @@ function tokenFor(as: Credentials, tokens: Readonly<Record<string, string>>): st
  */
 function send(
   sent: Sent,
+  /** The URL to request: `sent.url`, with an API key in its query where the spec puts one. */
+  via: string,
   headers: Record<string, string>,
   timeoutMs: number,
   budget: RunBudget,
   body?: string,
 ): Promise<Exchange> {
   return new Promise((resolve) => {
-    const url = new URL(sent.url);
+    const url = new URL(via);
     const noResponse = (reason: string) => {
       clearTimeout(timer);
       resolve({ ...sent, kind: 'no-response', reason });
@@ -458,4 +515,15 @@ function pathBelow(base: URL, url: string): string {
   const { pathname } = new URL(url);
   const prefix = base.pathname.replace(/\/$/, '');
   return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : pathname;
+}
+
+/** A credential's place, in a report's words. */
+function describePlace(place: CredentialPlace | undefined): string {
+  if (place === undefined) return 'credential';
+  if (place.kind === 'authorization') return `Authorization (${place.scheme})`;
+  return place.in === 'header'
+    ? `${place.name} header`
+    : place.in === 'query'
+      ? `${place.name} query parameter`
+      : `${place.name} cookie`;
 }

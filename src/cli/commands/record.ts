@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { DEFAULT_RUN_LIMITS } from '../../contract/run-limits.ts';
+import { credentialPlaces } from '../../contract/credential-places.ts';
 import { createTargetClient } from '../../contract/target-client.ts';
 import { readDeclarations } from '../../resources/declarations.ts';
 import type { RecordedCollection } from '../../record/recorded-collection.ts';
@@ -89,6 +90,7 @@ export const recordCommand: Command = {
       rate,
       retries: RETRIES,
       trustedOrigins,
+      placeOf: credentialPlaces(spec),
       // The walk is bounded by --max-items; a service that stops answering still ends it.
       limits: {
         ...DEFAULT_RUN_LIMITS,

@@ -31,6 +31,7 @@ import { bothApply, exactly, nameChecksOf, smallPage, walkFiltered } from './fil
 import { paginationChecksOf, type Sublist } from './pagination.ts';
 import { sortChecksOf } from './sorting.ts';
 import { envelopeNumbersCheck } from './envelope-numbers.ts';
+import { challengeFinding } from './http-rules.ts';
 import { sample } from './single-item.ts';
 import { unknownKey } from '../unknown-key.ts';
 
@@ -850,27 +851,27 @@ function tokenCheck(list: DeclaredList): Check {
   const { path } = list.collection;
   return {
     id: `http.${path}.missing-token`,
-    title: `${path}: no token, or a wrong one, is a 401 with a Bearer challenge`,
+    title: `${path}: no credential, or a wrong one, is a 401 challenging with the spec's scheme`,
     level: 'interface',
-    source: 'the spec: security (bearer); RFC 6750 §3; RFC 9110 §11.6.1',
+    source: 'the spec: security; RFC 6750 §3; RFC 9110 §11.6.1',
     needs: [],
     async run(context) {
       const failures: Failure[] = [];
       for (const as of ['none', 'wrong'] as const) {
         const exchange = await context.client.request({ path: `${path}?limit=1`, as });
-        const challenge =
-          exchange.kind === 'response' ? exchange.response.headers['www-authenticate'] : undefined;
         if (
           exchange.kind === 'no-response' ||
           exchange.response.status !== 401 ||
-          typeof challenge !== 'string' ||
-          !/^bearer\b/i.test(challenge)
+          challengeFinding(exchange) !== undefined
         ) {
+          const scheme = exchange.challenge;
           failures.push(
             failureOf(
               exchange,
-              `${as === 'none' ? 'No token' : 'A wrong token'} is not refused`,
-              '401 with WWW-Authenticate: Bearer …',
+              `${as === 'none' ? 'No credential' : 'A wrong credential'} is not refused`,
+              scheme === undefined
+                ? '401'
+                : `401 with WWW-Authenticate: ${scheme.charAt(0).toUpperCase()}${scheme.slice(1)} …`,
             ),
           );
         }

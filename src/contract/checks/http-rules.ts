@@ -29,6 +29,17 @@ function guardedList(context: CheckContext): Resource | undefined {
   return context.resources.find((resource) => resource.kind === 'list' && resource.needsToken);
 }
 
+/** A list that takes a bearer token alone: the checks of how a bearer token is read. */
+function bearerList(context: CheckContext): Resource | undefined {
+  return context.resources.find((resource) => {
+    if (resource.kind !== 'list' || !resource.needsToken) return false;
+    const { places } = context.client.prepare({ path: resource.path, as: resource.as });
+    return (
+      places.length === 1 && places[0]?.kind === 'authorization' && places[0].scheme === 'bearer'
+    );
+  });
+}
+
 /** A check that needs a list, skipped with the reason where none can be read. */
 function onList(
   pick: (context: CheckContext) => Resource | undefined,
@@ -45,9 +56,25 @@ function onList(
 /** A JSON media type: `application/json` or a `+json` suffix, with any parameters. */
 export const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
-/** Whether a WWW-Authenticate value holds a Bearer challenge (the scheme in any case). */
-export function hasBearerChallenge(value: string | undefined): boolean {
-  return value !== undefined && /(^|,)\s*bearer(\s|,|$)/i.test(value);
+/** Whether a WWW-Authenticate value holds a challenge of the scheme (in any case). */
+export function hasChallenge(value: string | undefined, scheme: string): boolean {
+  if (value === undefined) return false;
+  const name = scheme.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|,)\\s*${name}(\\s|,|$)`, 'i').test(value);
+}
+
+/**
+ * What a 401 to this request lacks of its challenge: one of the scheme the spec secures the
+ * operation with (RFC 9110 §11.6.1); none is asked of an API key, which no HTTP scheme names.
+ */
+export function challengeFinding(exchange: Exchange): string | undefined {
+  if (exchange.kind !== 'response' || exchange.challenge === undefined) return undefined;
+  const scheme = exchange.challenge;
+  if (hasChallenge(exchange.response.headers['www-authenticate'], scheme)) return undefined;
+  const named = `${scheme.charAt(0).toUpperCase()}${scheme.slice(1)}`;
+  return scheme === 'bearer'
+    ? 'a 401 without a Bearer challenge in WWW-Authenticate (RFC 6750 §3, RFC 9110 §11.6.1)'
+    : `a 401 without a ${named} challenge in WWW-Authenticate, the scheme the spec secures it with (RFC 9110 §11.6.1)`;
 }
 
 /** Whether an Allow header lists GET. */
@@ -72,11 +99,8 @@ export function answerRuleFindings(exchange: Exchange): string[] {
       findings.push(`the body claims ${type} but is not valid JSON`);
     }
   }
-  if (status === 401 && !hasBearerChallenge(headers['www-authenticate'])) {
-    findings.push(
-      'a 401 without a Bearer challenge in WWW-Authenticate (RFC 6750 §3, RFC 9110 §11.6.1)',
-    );
-  }
+  const challenge = status === 401 ? challengeFinding(exchange) : undefined;
+  if (challenge !== undefined) findings.push(challenge);
   if (status === 405 && !allowsGet(headers['allow'])) {
     findings.push(
       `a 405 whose Allow header does not list GET (RFC 9110 §15.5.6): ${JSON.stringify(headers['allow'] ?? null)}`,
@@ -245,7 +269,7 @@ const head: Check = {
     for (const request of cases) {
       const get = await context.client.request(request);
       const sent = context.client.prepare(request);
-      const answer = await rawHead(sent.url, sent.headers, context.client.timeoutMs);
+      const answer = await rawHead(sent.via, sent.headers, context.client.timeoutMs);
       const described = `HEAD ${sent.url}`;
       const getType = get.kind === 'response' ? get.response.headers['content-type'] : undefined;
       if ('error' in answer) {
@@ -302,7 +326,7 @@ const authScheme: Check = {
    * spelling, and header names in upper case, must get what the canonical one gets, at every
    * level with a token.
    */
-  run: onList(guardedList, async (context, list) => {
+  run: onList(bearerList, async (context, list) => {
     const failures: Failure[] = [];
     for (const as of list.readers) {
       const path = `${list.path}?limit=3`;
@@ -330,33 +354,41 @@ const authScheme: Check = {
 };
 
 /**
- * Rule: no token, or one no server issued, is a 401 with a Bearer challenge. Breaks it: a
- * missing token served at the lowest level, a 403, a challenge of another scheme or none. Every
- * resource that takes a token.
+ * Rule: no credential, or one no server issued, is a 401 that challenges with the scheme the
+ * spec secures the operation with; where it asks for two credentials at once, either alone is
+ * refused too. Breaks it: a missing token served at the lowest level, a 403, a challenge of
+ * another scheme or none, a known user with a wrong password, a second credential never read.
+ * Every resource that takes a token.
  */
 const missingToken: Check = {
   id: 'http.missing-token',
-  title: 'No token, or an unknown one, gets 401 with a Bearer challenge',
+  title:
+    "No credential, an unknown one, or one of two the spec asks for together, gets 401 with the spec's scheme's challenge",
   level: 'interface',
-  source: 'RFC 6750 §3, §3.1; RFC 9110 §15.5.2',
+  source: 'the spec: security; RFC 6750 §3, §3.1; RFC 9110 §11.6.1, §15.5.2',
   needs: [],
   async run(context) {
     const requests: TargetRequest[] = context.resources
       .filter((resource) => resource.needsToken)
-      .flatMap(({ path }) => [
-        { path, as: 'none' as const },
-        { path, as: 'wrong' as const },
-      ]);
+      .flatMap(({ path, as }): TargetRequest[] => {
+        const places = as === 'none' ? [] : context.client.prepare({ path, as }).places;
+        return [
+          { path, as: 'none' },
+          { path, as: 'wrong' },
+          // Each credential of a pair left out in turn, the other one valid.
+          ...(places.length > 1
+            ? places.map((_, index) => ({ path, as, withoutPlace: index }))
+            : []),
+        ];
+      });
     if (requests.length === 0) return { failures: [], skipped: 'nothing served needs a token' };
     return found(
       await probe(context, requests, (exchange) => {
         if (statusOf(exchange) !== 401)
-          return 'A request without a valid token is not answered 401';
-        const challenge =
-          exchange.kind === 'response' ? exchange.response.headers['www-authenticate'] : undefined;
-        return hasBearerChallenge(challenge)
+          return 'A request without a valid credential is not answered 401';
+        return challengeFinding(exchange) === undefined
           ? undefined
-          : 'The 401 has no Bearer challenge in WWW-Authenticate';
+          : `The 401 has no ${exchange.challenge ?? 'bearer'} challenge in WWW-Authenticate`;
       }),
     );
   },
@@ -473,7 +505,7 @@ const challengeAsStandIn: Check = {
   level: 'stand-in',
   source: 'PRODUCT.md: missing or invalid token; RFC 6750 §3',
   needs: [],
-  run: onList(guardedList, async (context, { path }) => {
+  run: onList(bearerList, async (context, { path }) => {
     const want = context.standIn.settings.realm;
     const requests: TargetRequest[] = [
       { path, as: 'none' },
@@ -509,7 +541,8 @@ const challengeAsStandIn: Check = {
 
 /**
  * The auth-params of a Bearer challenge (RFC 9110 §11.6.1, RFC 6750 §3), by name in lower case;
- * undefined when the value is not one Bearer challenge of quoted or token parameters.
+ * undefined when the value does not begin with a Bearer challenge of quoted or token
+ * parameters. Challenges of other schemes may follow it.
  */
 export function parseBearerChallenge(value: string): Map<string, string> | undefined {
   const scheme = /^bearer(?: +|$)/i.exec(value);
@@ -518,7 +551,11 @@ export function parseBearerChallenge(value: string): Map<string, string> | undef
   const param =
     /\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z0-9!#$%&'*+.^_`|~-]+))\s*(,|$)/y;
   param.lastIndex = scheme[0].length;
+  // Another challenge may follow in the same header (RFC 9110 §11.6.1): a scheme and a space.
+  const nextChallenge = /\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+ +[A-Za-z0-9!#$%&'*+.^_`|~-]+\s*=/y;
   while (param.lastIndex < value.length) {
+    nextChallenge.lastIndex = param.lastIndex;
+    if (params.size > 0 && nextChallenge.test(value)) break;
     const match = param.exec(value);
     if (match === null) return undefined;
     const [, name = '', quoted, token] = match;
