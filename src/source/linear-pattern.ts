@@ -38,37 +38,85 @@ const compiled = new Map<string, PatternMatcher>();
 export function compilePattern(source: string): PatternMatcher {
   const known = compiled.get(source);
   if (known !== undefined) return known;
-  const matcher = linearMatcher(source) ?? boundedMatcher(source);
+  const matcher = MAY_NEED_BACKTRACKING.test(source)
+    ? (linearMatcher(source) ?? boundedMatcher(source))
+    : deferredMatcher(source);
   // A spec's patterns are few, but a spec is reloaded: the cache stays bounded.
   if (compiled.size >= 10_000) compiled.clear();
   compiled.set(source, matcher);
   return matcher;
 }
 
-/** Whether RE2 runs the pattern: false for a lookahead or a backreference. */
+/**
+ * What RE2 may refuse: a lookaround, a backreference, a property of the form `\p{Name=Value}`,
+ * a repeat count past 1000. Only such a pattern is built for RE2 at once, to know whether it
+ * needs the bounded engine; every other one is built on its first use, since building takes
+ * about 0.3 ms and a spec may hold thousands that no request ever reaches.
+ */
+const MAY_NEED_BACKTRACKING = /\(\?<?[=!]|\\[1-9]|\\k<|\\[pP]\{[^}]*=|\{\d{4,}/;
+
+/** Whether RE2 runs the pattern: false for a lookaround or a backreference. */
 export function isLinearPattern(source: string): boolean {
   return compilePattern(source).linear;
 }
 
 function linearMatcher(source: string): PatternMatcher | undefined {
-  let re: RE2JS;
+  const re = re2Of(source);
+  return re === undefined
+    ? undefined
+    : { test: (input) => re.test(input), linear: true, toString: () => source };
+}
+
+function re2Of(source: string): RE2JS | undefined {
   try {
-    re = RE2JS.compile(asEcmaReads(RE2JS.translateRegExp(source)));
+    return RE2JS.compile(asEcmaReads(RE2JS.translateRegExp(source)));
   } catch {
     return undefined;
   }
-  return { test: (input) => re.test(input), linear: true, toString: () => source };
 }
+
+function deferredMatcher(source: string): PatternMatcher {
+  try {
+    // Read now (RegExp parses and defers its own compilation): a bad pattern fails here.
+    new RegExp(source, 'u');
+  } catch (error) {
+    // One that RE2 reads still serves (`\-` outside a class, refused in Unicode mode).
+    const linear = linearMatcher(source);
+    if (linear === undefined) throw error;
+    return linear;
+  }
+  let test: ((input: string) => boolean) | undefined;
+  return {
+    test(input) {
+      if (test === undefined) {
+        const re = re2Of(source);
+        const bounded = re === undefined ? boundedMatcher(source) : undefined;
+        test = (text) => (re === undefined ? bounded?.test(text) === true : re.test(text));
+      }
+      return test(input);
+    },
+    linear: true,
+    toString: () => source,
+  };
+}
+
+/** One context for every bounded match: creating one takes about a millisecond. */
+let boundedContext: { pattern: RegExp; input: string } | undefined;
+const BOUNDED_TEST = new vm.Script('pattern.test(input)');
 
 function boundedMatcher(source: string): PatternMatcher {
   // Throws here, at compile time, for a pattern RegExp cannot read either.
-  const context = vm.createContext({ pattern: new RegExp(source, 'u'), input: '' });
-  const script = new vm.Script('pattern.test(input)');
+  const pattern = new RegExp(source, 'u');
   return {
     test(input) {
-      (context as { input: string }).input = input;
+      boundedContext ??= vm.createContext({ pattern, input: '' }) as {
+        pattern: RegExp;
+        input: string;
+      };
+      boundedContext.pattern = pattern;
+      boundedContext.input = input;
       try {
-        return script.runInContext(context, { timeout: BOUNDED_MATCH_MS }) === true;
+        return BOUNDED_TEST.runInContext(boundedContext, { timeout: BOUNDED_MATCH_MS }) === true;
       } catch {
         // Out of time: the value is refused rather than the thread held.
         return false;

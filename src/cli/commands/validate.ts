@@ -56,7 +56,7 @@ export const validateCommand: Command = {
             new Set(declarations.operations.keys()),
           );
           for (const line of distinctRoutes(routes).shadowed) io.error(`warn ${line}\n`);
-          for (const warning of boundedPatternWarnings(spec)) {
+          for (const warning of boundedPatternWarnings(spec, Number.POSITIVE_INFINITY)) {
             io.error(`warn ${formatSourceIssue(warning)}\n`);
           }
           for (const warning of undeclaredStatusWarnings(
