@@ -6,7 +6,7 @@ import type { Config } from '../config/config-schema.ts';
 import { findConfigFile, loadConfig, type ConfigRequest } from '../config/load-config.ts';
 import { buildApp, DEFAULT_JOURNAL_SIZE } from './build-app.ts';
 import { beginStart, type StartBegun } from './begin-start.ts';
-import { answersOf, createServing, type Served } from './serving.ts';
+import { answersOf, createServing, credentialsLine, type Served } from './serving.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import type { FileMark } from '../source/read-source-text.ts';
@@ -47,6 +47,7 @@ export async function launch(options: {
     );
   }
   log.info(answersOf(declared));
+  log.info(credentialsLine(declared, config));
   const configFile = await findConfigFile(request);
   // The app is built while the workers build the data (80-100 ms of a start).
   const filling = storeToFill(config.scenario ?? DEFAULT_SCENARIO);

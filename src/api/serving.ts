@@ -6,7 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config-schema.ts';
-import { whereConfigSets, withDemoTokensFor, type ConfigRequest } from '../config/load-config.ts';
+import {
+  isDemoToken,
+  whereConfigSets,
+  withDemoTokensFor,
+  type ConfigRequest,
+} from '../config/load-config.ts';
 import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { readDeclarations, type Declarations } from '../resources/declarations.ts';
 import { loadScenarios } from '../scenarios/begin-load.ts';
@@ -21,6 +26,9 @@ import type { ReadOptions } from '../source/read-source-text.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { loadSpec, specChanged, type LoadedSpec } from '../spec/load-spec.ts';
 import { describeAnswers } from '../spec/route-table.ts';
+import { operationsOf } from '../spec/operation-rules.ts';
+import { routeSecurityOf } from '../spec/security.ts';
+import type { OpenAPIV3_1 } from 'openapi-types';
 
 /** The spec, what it declares, and what a load must build for it. */
 export interface Declared {
@@ -131,6 +139,36 @@ export function createServing(options: {
 /** The start log's line: which operations come from data, which from the spec's examples. */
 export function answersOf({ spec, declarations }: Declared): string {
   return describeAnswers(spec, new Set(declarations.operations.keys()));
+}
+
+/**
+ * The start log's line on credentials: where they come from, by levels and schemes, and how
+ * they are checked (http/plugins/route-security.ts); never a token, not even a demo one.
+ */
+export function credentialsLine(
+  { spec, declarations }: Declared,
+  config: Pick<Config, 'tokens'>,
+): string {
+  const document = spec.dereferenced;
+  const schemes = (document.components?.securitySchemes ?? {}) as Record<
+    string,
+    OpenAPIV3_1.SecuritySchemeObject | undefined
+  >;
+  const secured = operationsOf(spec).some(
+    ({ operation }) =>
+      routeSecurityOf(operation.security ?? document.security ?? [], schemes).kind === 'secured',
+  );
+  if (!secured) return 'credentials: none asked (the spec secures no operation)';
+  const levels = [...new Set(config.tokens.map(({ level }) => level))].join(', ');
+  const configured = config.tokens.filter((grant) => !isDemoToken(grant)).length;
+  if (declarations.levels.length > 0) {
+    return configured === 0
+      ? `tokens: the demo tokens (LEVEL-demo-token), at the levels ${levels} (README, "Try it"); set tokens in the config, or STOCKMOCK_TOKENS, for your own`
+      : `tokens: ${String(config.tokens.length)} from the config, at the levels ${levels}`;
+  }
+  return configured === 0
+    ? 'credentials: any of the form each security scheme asks for is taken, as the spec names no access levels; set tokens in the config, or STOCKMOCK_TOKENS, to check them'
+    : `credentials: ${String(configured)} from the config, checked for the schemes they name (every scheme where they name none); a scheme without one takes any credential of its form`;
 }
 
 /**

@@ -20,7 +20,7 @@ export const WATCHDOG_GRACE_MS = 5000;
 
 /** Whether this command line is one the watchdog runs in a child. */
 export function isWatched(argv: readonly string[], env: CliIo['env']): boolean {
-  return argv[0] === 'contract' && env[WATCHED_ENV] !== '1';
+  return (argv[0] === 'contract' || argv[0] === 'record') && env[WATCHED_ENV] !== '1';
 }
 
 /**
@@ -57,7 +57,7 @@ export function runWatched(script: string, argv: readonly string[], io: CliIo): 
 }
 
 async function stopped(plan: WatchPlan, io: CliIo): Promise<number> {
-  const reason = `the run did not end within its deadline of ${String(plan.deadlineMs)} ms (and ${String(WATCHDOG_GRACE_MS)} ms of grace): judging the target's answers held the checker, which was stopped`;
+  const reason = `the check did not end within its deadline of ${String(plan.deadlineMs)} ms (and ${String(WATCHDOG_GRACE_MS)} ms of grace): judging the target's answers held the checker, which was stopped`;
   io.error(`Cannot check ${plan.target}: ${reason}.\n`);
   if (plan.junit !== undefined) {
     await replaceFileWithText(

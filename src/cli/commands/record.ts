@@ -257,6 +257,9 @@ async function suggestConfig(input: SuggestInput): Promise<number> {
   const { suggestConfig: suggestion, renderSuggestion } =
     await import('../../contract/suggest-config.ts');
   let report;
+  // The check's deadline holds while judging holds the thread (cli/watchdog.ts); the fixture
+  // is written by then.
+  input.io.watch?.({ target: input.baseUrl, deadlineMs: DEFAULT_RUN_LIMITS.deadlineMs });
   try {
     report = await runContract({
       baseUrl: input.baseUrl,

@@ -1,8 +1,7 @@
 /** @module `stockmock serve`: load, validate, listen; reload on --watch, SIGHUP and the admin API. */
 import type { Logger } from 'pino';
 import { beginStart } from '../../api/begin-start.ts';
-import type { Config } from '../../config/config-schema.ts';
-import { isDemoToken, loadConfigMarked, type ConfigRequest } from '../../config/load-config.ts';
+import { loadConfigMarked, type ConfigRequest } from '../../config/load-config.ts';
 import { formatSourceIssue, type SourceIssue } from '../../problems/source-error.ts';
 import type { Reloader } from '../../scenarios/reloader.ts';
 import type { FileWatch } from '../../scenarios/watch-files.ts';
@@ -90,7 +89,6 @@ export const serveCommand: Command = {
       } on ${server.url} (docs: ${server.url}/docs)`,
     );
 
-    log.info(tokensLine(reloader.config));
     let watch: FileWatch | undefined;
     if (config.watch) {
       // What is served may come from other files after a reload (a fixture renamed in the
@@ -120,12 +118,4 @@ async function reloadAndLog(reloader: Reloader, log: Logger, why: string): Promi
       `reload refused (${why}); still serving the last good data:\n${result.issues.map(formatSourceIssue).join('\n')}`,
     );
   }
-}
-
-/** Where the tokens come from, by their levels: no token reaches a log, a demo one neither. */
-function tokensLine(config: Config): string {
-  const levels = [...new Set(config.tokens.map(({ level }) => level))].join(', ');
-  return config.tokens.every(isDemoToken)
-    ? `tokens: the demo tokens (LEVEL-demo-token), at the levels ${levels} (README, "Try it"); set tokens in the config, or STOCKMOCK_TOKENS, for your own`
-    : `tokens: ${String(config.tokens.length)} from the config, at the levels ${levels}`;
 }
