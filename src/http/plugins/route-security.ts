@@ -48,11 +48,6 @@ export interface RouteSecurityOptions {
   readonly exact: boolean;
 }
 
-type Outcome =
-  | { readonly kind: 'granted'; readonly level: AccessLevel | null; readonly credential: string }
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'refused'; readonly scheme: SchemeRequirement };
-
 /** The credential a request presents at a place, or undefined. */
 export function presentedCredential(
   request: Pick<FastifyRequest, 'headers' | 'query'>,
@@ -160,52 +155,52 @@ export default fp(
       const challenges = (refused?: SchemeRequirement) =>
         schemes.map((scheme) => challengeOf(scheme.place, realm, scheme === refused)).join(', ');
       const unauthorized = challenges();
-      const check = (request: FastifyRequest): Outcome => {
-        let refused: SchemeRequirement | undefined;
-        for (const alternative of security.alternatives) {
-          let level: AccessLevel | null = null;
-          let credential: string | undefined;
-          let satisfied = true;
-          for (const scheme of alternative) {
-            const presented = presentedCredential(request, scheme.place);
-            if (presented === undefined) {
-              satisfied = false;
-              break;
-            }
-            credential ??= presented;
-            if (!exact(scheme)) continue;
-            const granted = credentials.levelOf(scheme.name, presented);
-            if (granted === undefined) {
-              refused ??= scheme;
-              satisfied = false;
-              break;
-            }
-            level ??= granted;
-          }
-          if (satisfied && credential !== undefined) return { kind: 'granted', level, credential };
-        }
-        return refused === undefined ? { kind: 'missing' } : { kind: 'refused', scheme: refused };
-      };
+      // Whether each scheme's credential is checked, known once: credentials change with the app.
+      const alternatives = security.alternatives.map((alternative) =>
+        alternative.map((scheme) => ({ scheme, exact: exact(scheme) })),
+      );
       const hooks = [route.onRequest ?? []].flat();
       route.onRequest = [
-        // A callback hook (a throw is passed on as the error): no promise on the hot path.
+        // A callback hook (a throw is passed on as the error): no promise, and no object made,
+        // on the hot path.
         (request, _reply, done) => {
-          const outcome = check(request);
-          if (outcome.kind === 'granted') {
-            request.accessLevel = outcome.level;
-            request.credential = outcome.credential;
-            done();
-            return;
+          let refused: SchemeRequirement | undefined;
+          for (const alternative of alternatives) {
+            let level: AccessLevel | null = null;
+            let credential: string | undefined;
+            let satisfied = true;
+            for (const { scheme, exact: checked } of alternative) {
+              const presented = presentedCredential(request, scheme.place);
+              if (presented === undefined) {
+                satisfied = false;
+                break;
+              }
+              credential ??= presented;
+              if (!checked) continue;
+              const granted = credentials.levelOf(scheme.name, presented);
+              if (granted === undefined) {
+                refused ??= scheme;
+                satisfied = false;
+                break;
+              }
+              level ??= granted;
+            }
+            if (satisfied && credential !== undefined) {
+              request.accessLevel = level;
+              request.credential = credential;
+              done();
+              return;
+            }
           }
           // The credential itself is never echoed or logged.
-          throw outcome.kind === 'missing'
+          throw refused === undefined
             ? ProblemError.from(PROBLEMS.UNAUTHORIZED, missing, {
                 headers: { 'www-authenticate': unauthorized },
               })
             : ProblemError.from(
                 PROBLEMS.UNAUTHORIZED,
-                `The ${credentialName(outcome.scheme.place)} is not known to this server.`,
-                { headers: { 'www-authenticate': challenges(outcome.scheme) } },
+                `The ${credentialName(refused.place)} is not known to this server.`,
+                { headers: { 'www-authenticate': challenges(refused) } },
               );
         },
         ...hooks,
