@@ -1,5 +1,6 @@
 /**
- * @module `contract --deadline` holds even when the checker's thread is held.
+ * @module `contract --deadline` holds even when the checker's thread is held (and so does the
+ * deadline of the check `record --suggest-config` runs).
  *
  * The run's own deadline is a timer on the thread that judges the answers, and a hostile target
  * chooses what is judged: a spec that costs seconds a value, an answer that costs hours (an
