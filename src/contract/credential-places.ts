@@ -36,11 +36,27 @@ export function credentialPlaces(spec: LoadedSpec): PlaceOf {
       [];
     operations.push({ pattern: pathPattern(path), method, places: chosen.map((s) => s.place) });
   }
+  // A run asks the same paths again and again (pages of one list): each is matched once, as a
+  // spec of thousands of operations would otherwise be scanned on every request.
+  const known = new Map<string, readonly CredentialPlace[]>();
   return (method, path) => {
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const matching = operations.filter((operation) => operation.pattern.test(path));
-    return (
-      (matching.find((operation) => operation.method === wanted) ?? matching[0])?.places ?? [BEARER]
-    );
+    const key = `${wanted} ${path}`;
+    let places = known.get(key);
+    if (places === undefined) {
+      let first: readonly CredentialPlace[] | undefined;
+      for (const operation of operations) {
+        if (!operation.pattern.test(path)) continue;
+        first ??= operation.places;
+        if (operation.method === wanted) {
+          places = operation.places;
+          break;
+        }
+      }
+      places ??= first ?? [BEARER];
+      if (known.size >= 10_000) known.clear();
+      known.set(key, places);
+    }
+    return places;
   };
 }
