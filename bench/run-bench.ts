@@ -82,6 +82,11 @@ interface Row {
   readonly ratio: number;
   /** Median of the rounds' mock/previous-build req/s ratios, with BENCH_PREVIOUS. */
   readonly previousRatio?: number;
+  /**
+   * Median of the rounds' mock/previous-build CPU-per-request ratios: steadier than req/s on a
+   * shared machine, where a neighbour moves throughput more than the server's own work does.
+   */
+  readonly previousCpuRatio?: number;
 }
 
 try {
@@ -195,7 +200,7 @@ try {
           const row = await compare(workload, mock, `/${String(index)}`, bare, previous);
           rows.push({ size, log: logLevel, ...row });
           log(
-            `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.previousRatio === undefined ? '' : `, ${percent(row.previousRatio)} of previous`}${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
+            `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.previousRatio === undefined ? '' : `, ${percent(row.previousRatio)} of previous (CPU ${percent(row.previousCpuRatio ?? 0)})`}${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
           );
         }
         if (startup !== undefined) startup.servingMb = memoryOf(mock.child.pid ?? 0).rssMb;
@@ -393,7 +398,14 @@ async function compare(
     mock: medianResult(mocks),
     bare: medianResult(bares),
     ratio: ratioTo(bares),
-    ...(previousLoad === undefined ? {} : { previousRatio: ratioTo(previouses) }),
+    ...(previousLoad === undefined
+      ? {}
+      : {
+          previousRatio: ratioTo(previouses),
+          previousCpuRatio: median(
+            mocks.map((m, i) => m.cpuMicrosPerRequest / (previouses[i]?.cpuMicrosPerRequest ?? 1)),
+          ),
+        }),
   };
 }
 
@@ -697,12 +709,12 @@ function renderMarkdown(): string {
     '',
     PREVIOUS === undefined
       ? ''
-      : 'The last column is the ratio to another build (BENCH_PREVIOUS), measured in the same rounds.\n',
-    `| products | log | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | CPU µs/req | bare CPU µs/req | errors |${PREVIOUS === undefined ? '' : ' vs previous |'}`,
-    `|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${PREVIOUS === undefined ? '' : '---:|'}`,
+      : 'The last two columns compare with another build (BENCH_PREVIOUS), measured in the same rounds: its req/s, and its CPU per request (over 100 % is more CPU than that build).\n',
+    `| products | log | workload | level | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | CPU µs/req | bare CPU µs/req | errors |${PREVIOUS === undefined ? '' : ' vs previous | CPU vs previous |'}`,
+    `|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${PREVIOUS === undefined ? '' : '---:|---:|'}`,
     ...rows.map(
       (row) =>
-        `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |${row.previousRatio === undefined ? '' : ` ${percent(row.previousRatio)} |`}`,
+        `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |${row.previousRatio === undefined ? '' : ` ${percent(row.previousRatio)} | ${percent(row.previousCpuRatio ?? 0)} |`}`,
     ),
     '',
     `Start-up at the default settings: \`npx stockmock serve --fixtures FILE\` in a project that has stockmock installed, spawn to the first 200 of /v1/stock, median of ${String(STARTS)}, with that server's memory: with the load cache (the catalogue was loaded before), and without it (\`STOCKMOCK_LOAD_CACHE=false\`); and \`node bin/stockmock.js serve\`, the first start on the catalogue, to the first answer of /healthz.`,

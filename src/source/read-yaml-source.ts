@@ -14,6 +14,7 @@ import {
 } from 'yaml';
 import { SourceError, type Position, type SourceIssue } from '../problems/source-error.ts';
 import { fragmentAround, locateByLines, type LineLocate } from './locate-by-lines.ts';
+import { scanLocation } from './scan-location.ts';
 import {
   ALIAS_ALLOWANCE,
   ALIAS_GROWTH,
@@ -99,6 +100,8 @@ export function readYamlSource(
     locate(path, part = 'value') {
       const quick = quickLocate(path, part);
       if (quick !== undefined) return quick;
+      const scanned = scanLocation(text, path, part);
+      if (scanned !== undefined) return positionAt(text, scanned);
       const { doc, lineCounter } = positioned();
       const positionOf = (offset: number): Position => {
         const pos = lineCounter.linePos(offset);
@@ -176,7 +179,7 @@ function protoKeysByLines(file: string, text: string): SourceIssue[] {
     const offset = match.index + match[0].indexOf('_') - (match[1] ?? '').length;
     return {
       file,
-      at: { line: countLines(text, offset), column: offset - text.lastIndexOf('\n', offset - 1) },
+      at: positionAt(text, offset),
       field: '',
       message: `a field named ${PROTO} is refused: JavaScript objects cannot hold it as data`,
     };
@@ -323,6 +326,10 @@ function largeFileSyntaxIssue(
   }
   const at = { line: mark.line + 1, column: mark.column + 1 };
   return { file, at, field: '', message: `${SYNTAX} ${reason}` };
+}
+
+function positionAt(text: string, offset: number): Position {
+  return { line: countLines(text, offset), column: offset - text.lastIndexOf('\n', offset - 1) };
 }
 
 function countLines(text: string, offset: number): number {
