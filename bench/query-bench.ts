@@ -71,7 +71,7 @@ function time(
   for (let i = 0; i < QUERIES; i++) {
     const [filter, page] = next();
     const started = performance.now();
-    paginate(engine.select(conditionsOf(filter)), { page, limit: 10 });
+    paginate(engine.select(conditionsOf(filter)), { start: (page - 1) * 10, limit: 10 });
     micros[i] = (performance.now() - started) * 1000;
   }
   // The first tenth warms the JIT and the caches; it is not counted.

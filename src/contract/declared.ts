@@ -9,6 +9,13 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { queryRules, type ParameterRule } from './oracle/parameter-rules.ts';
 import {
+  LIMIT_PARAMETER,
+  PAGE_PARAMETER,
+  PAGING_PARTS,
+  pagingByNames,
+  type PagingNames,
+} from '../spec/pagination.ts';
+import {
   COLLECTIONS,
   ENVELOPE_NUMBERS,
   INTERFACE_ENVELOPE,
@@ -100,8 +107,17 @@ export interface DeclaredHealth {
   readonly open: boolean;
 }
 
+/** A declared list paged otherwise than by the interface's `page` and `limit`, and how. */
+export interface UnwalkedList {
+  readonly path: string;
+  /** `pageSize and page`, `offset and limit`, `no paging parameter`. */
+  readonly paging: string;
+}
+
 export interface Declared {
   readonly lists: readonly DeclaredList[];
+  /** Lists this checker does not walk yet: they are reported skipped, never judged by `limit`. */
+  readonly unwalked: readonly UnwalkedList[];
   readonly items: readonly DeclaredItem[];
   readonly health: readonly DeclaredHealth[];
   /** The collections behind the interface's own lists (the shipped spec's `products`). */
@@ -271,6 +287,7 @@ function keyMember(views: DeclaredViews, key: string): string {
 export function readDeclared(document: OpenAPIV3_1.Document): Declared {
   const records = readRecords(document);
   const lists: DeclaredList[] = [];
+  const unwalked: UnwalkedList[] = [];
   const items: DeclaredItem[] = [];
   const levels = new Set<string>();
   const health: DeclaredHealth[] = [];
@@ -320,6 +337,11 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
       continue;
     }
     const filters = readFilters(declaration['filters'], queryRules(document, path));
+    const paging = otherPaging(declaration, queryRules(document, path));
+    if (paging !== undefined) {
+      unwalked.push({ path, paging });
+      continue;
+    }
     const label =
       record.label === undefined
         ? undefined
@@ -342,5 +364,49 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
       sort: readSort(declaration['sort']),
     });
   }
-  return { lists, items, health, interfaceRecords: [...interfaceRecords], levels: [...levels] };
+  return {
+    lists,
+    unwalked,
+    items,
+    health,
+    interfaceRecords: [...interfaceRecords],
+    levels: [...levels],
+  };
+}
+
+/**
+ * How a declared list is paged where that is not by the interface's `page` and `limit`: as its
+ * `paging` names it, or as the names of its query parameters that no filter and no sort claims
+ * say (spec/pagination.ts, the one reading of those names).
+ */
+function otherPaging(declaration: Json, rules: readonly ParameterRule[]): string | undefined {
+  const paging = declaration['paging'];
+  if (paging === 'none') return 'no paging parameter (the whole list)';
+  let names: PagingNames;
+  if (isObject(paging)) {
+    names = Object.fromEntries(
+      PAGING_PARTS.flatMap((part) =>
+        typeof paging[part] === 'string' ? [[part, paging[part]] as const] : [],
+      ),
+    );
+  } else {
+    const filters = isObject(declaration['filters']) ? Object.keys(declaration['filters']) : [];
+    const sort = isObject(declaration['sort']) ? declaration['sort']['parameter'] : undefined;
+    const free = rules
+      .map(({ name }) => name)
+      .filter((name) => !filters.includes(name) && name !== sort);
+    names = pagingByNames(free).found;
+  }
+  if (
+    names.page === PAGE_PARAMETER &&
+    names.size === LIMIT_PARAMETER &&
+    names.offset === undefined
+  ) {
+    return undefined;
+  }
+  const named = PAGING_PARTS.flatMap((part) => {
+    const name = names[part];
+    return name === undefined ? [] : [`${name} (${part})`];
+  });
+  return named.length === 0 ? 'no paging parameter (the whole list)' : named.join(' and ');
 }

@@ -104,7 +104,9 @@ export type DataOperation =
       readonly linkLimit: ServingRules['linkLimit'];
       /** How links encode their query values. */
       readonly linkEncoding: ServingRules['linkEncoding'];
-      /** The page asked for; a page past the end is a 404 problem where the rules say so. */
+      /** Whether a page past the end is a 404 problem. */
+      readonly pastTheEnd: ServingRules['pastTheEnd'];
+      /** The page asked for. */
       list(dataset: Dataset, query: ListQuery): Page<number>;
       /** The page's records, at an access level, as the text of a JSON array. */
       writePage(dataset: Dataset, page: Page<number>, level: string | null): string;
@@ -164,6 +166,7 @@ export function dataOperations(
       declaration,
       linkLimit: rules.linkLimit,
       linkEncoding: rules.linkEncoding,
+      pastTheEnd: rules.pastTheEnd,
       list(dataset, query) {
         const served = dataset.collection(declaration.collection);
         const { order } = query;
@@ -184,14 +187,7 @@ export function dataOperations(
           served.collection,
           listRules,
         );
-        const page = paginate(selection, query.page);
-        if (rules.pastTheEnd === 'not-found' && page.page > page.lastPage) {
-          throw ProblemError.from(
-            PROBLEMS.NOT_FOUND,
-            `Page ${String(page.page)} is past the last page, ${String(page.lastPage)}.`,
-          );
-        }
-        return page;
+        return paginate(selection, query.page);
       },
       writePage(dataset, page, level) {
         const { collection: records } = dataset.collection(declaration.collection);

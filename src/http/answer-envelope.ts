@@ -14,6 +14,8 @@ export interface ListAnswerParts {
   readonly page: number;
   readonly limit: number;
   readonly pages: number;
+  /** The first item's place in the whole list, from 0. */
+  readonly offset: number;
 }
 
 export interface EnvelopedAnswer {

@@ -5,17 +5,19 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
-import type { DataOperation, Dataset, ListQuery } from '../dataset/dataset.ts';
+import type { DataOperation, Dataset } from '../dataset/dataset.ts';
 import { buildLinks } from '../query/links.ts';
 import { itemAnswerWriter, listAnswerWriter } from './answer-envelope.ts';
 import type { Condition } from '../query/query.ts';
 import type { OperationDeclaration } from '../resources/declarations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../spec/pagination.ts';
+import { MAX_ANSWER_ITEMS } from '../spec/pagination.ts';
+import type { PagingDeclaration } from '../resources/declarations.ts';
+import type { PageRequest } from '../query/query.ts';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
 import { queryPairsOf } from '../spec/parameter-style.ts';
 import { ProblemError } from '../problems/problem-error.ts';
-import { PROBLEMS } from '../problems/problem-types.ts';
+import { LIST_PROBLEMS, PROBLEMS } from '../problems/problem-types.ts';
 import { readSortKeys } from '../resources/sort-order.ts';
 
 export interface OperationContext {
@@ -70,9 +72,11 @@ export function operationHandler(
 }
 
 function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): OperationHandler {
-  const { filters, envelope, sort } = operation.declaration;
+  const { filters, envelope, sort, paging } = operation.declaration;
   const answer = listAnswerWriter(envelope);
   const sortFields = new Set(sort?.fields.keys());
+  const sizeParameter = paging.size?.parameter;
+  const { position } = paging;
   return (context) => {
     const { values } = context;
     const conditions: Condition[] = [];
@@ -89,15 +93,35 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
       const text = Array.isArray(asked) ? asked.map(String) : String(asked);
       const keys = readSortKeys(text, sortFields);
       if (typeof keys === 'string') {
-        throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, '1 parameter is invalid.', {
-          errors: [{ parameter: sort.parameter, in: 'query', message: keys }],
-        });
+        throw invalidParameter(sort.parameter, keys);
       }
       order = keys;
       repeated.push(...queryPairsOf(sort.parameter, asked, sort.shape));
     }
-    const query: ListQuery = { conditions, order, page: pageRequestOf(values) };
-    const page = operation.list(context.dataset, query);
+    const request = pageRequestOf(values, paging);
+    const page = operation.list(context.dataset, { conditions, order, page: request });
+    const { total, limit, start } = page;
+    // The page number as asked (exact up to 2^53, where start / limit is not), or as counted.
+    const askedPage = position?.kind === 'page' ? values.get(position.parameter) : undefined;
+    const pageNumber =
+      typeof askedPage === 'number'
+        ? askedPage
+        : (position?.kind === 'page' ? position.first : 1) + Math.floor(start / limit);
+    if (start > 0 && start >= total && operation.pastTheEnd === 'not-found') {
+      throw ProblemError.from(
+        PROBLEMS.NOT_FOUND,
+        position?.kind === 'offset'
+          ? `Offset ${String(start)} is past the last item, ${String(total)}.`
+          : `Page ${String(pageNumber)} is past the last page, ${String(page.lastPage - 1 + (position?.kind === 'page' ? position.first : 1))}.`,
+      );
+    }
+    if (page.items.length > MAX_ANSWER_ITEMS) {
+      throw ProblemError.from(
+        LIST_PROBLEMS.LIST_TOO_LONG,
+        `The list holds ${String(total)} items; one answer holds at most ${String(MAX_ANSWER_ITEMS)}: a filter narrows it${sizeParameter === undefined ? '' : `, or a smaller ${sizeParameter}`}.`,
+        { extensions: { total } },
+      );
+    }
     // Links name the collection as the spec does, also when it was asked for with a trailing slash.
     const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
     const links = buildLinks(
@@ -105,16 +129,27 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
         url: `${context.origin()}${path}`,
         filters: repeated,
         // Fastify's query, parsed once already: its names are decoded, however they were sent.
-        namesLimit:
-          operation.linkLimit === 'always' ||
-          Object.hasOwn(context.request.query as object, LIMIT_PARAMETER),
+        size:
+          sizeParameter !== undefined &&
+          (operation.linkLimit === 'always' ||
+            Object.hasOwn(context.request.query as object, sizeParameter))
+            ? sizeParameter
+            : undefined,
+        position,
         encoding: operation.linkEncoding,
       },
       page,
     );
     const items = operation.writePage(context.dataset, page, context.request.accessLevel);
-    const { total, limit, lastPage } = page;
-    const written = answer({ items, links, total, page: page.page, limit, pages: lastPage });
+    const written = answer({
+      items,
+      links,
+      total,
+      page: pageNumber,
+      limit,
+      pages: page.lastPage,
+      offset: start,
+    });
     return { ...written, type: JSON_TYPE };
   };
 }
@@ -132,14 +167,32 @@ function itemHandler(operation: Extract<DataOperation, { kind: 'item' }>): Opera
   };
 }
 
-/** `limit` and `page` always have values: the declarations require their defaults. */
-function pageRequestOf(values: ReadonlyMap<string, ParameterValue>): ListQuery['page'] {
-  const limit = values.get(LIMIT_PARAMETER);
-  const page = values.get(PAGE_PARAMETER);
-  if (typeof limit !== 'number' || typeof page !== 'number') {
-    throw new Error('The spec must give limit and page integer schemas with defaults');
-  }
-  return { limit, page };
+/**
+ * Where the asked page starts and how many items it holds, from the list's paging parameters
+ * (their defaults where not given); a size or a position the schema leaves open below its
+ * first is a 400 problem naming it.
+ */
+function pageRequestOf(
+  values: ReadonlyMap<string, ParameterValue>,
+  paging: PagingDeclaration,
+): PageRequest {
+  const { size, position } = paging;
+  if (size === undefined) return { start: 0, limit: undefined };
+  const given = size.parameter === undefined ? undefined : values.get(size.parameter);
+  const limit = typeof given === 'number' ? given : size.byDefault;
+  if (limit < 1) throw invalidParameter(size.parameter ?? '', 'must be at least 1');
+  if (position === undefined) return { start: 0, limit };
+  const value = values.get(position.parameter);
+  const first = position.kind === 'page' ? position.first : 0;
+  const at = typeof value === 'number' ? value : first;
+  if (at < first) throw invalidParameter(position.parameter, `must be at least ${String(first)}`);
+  return { start: position.kind === 'page' ? (at - first) * limit : at, limit };
+}
+
+function invalidParameter(parameter: string, message: string): ProblemError {
+  return ProblemError.from(PROBLEMS.INVALID_PARAMETERS, '1 parameter is invalid.', {
+    errors: [{ parameter, in: 'query', message }],
+  });
 }
 
 /** Stands for the origin in the rendered spec; no spec holds it (its NULs cannot be typed). */

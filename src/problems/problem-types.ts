@@ -58,6 +58,14 @@ export const EXAMPLE_PROBLEMS = {
 } as const satisfies Record<string, ProblemType>;
 
 /**
+ * Answers of the lists a team's spec declares that the shipped spec's lists cannot give (their
+ * pages are bounded by the spec).
+ */
+export const LIST_PROBLEMS = {
+  LIST_TOO_LONG: { type: `${base}list-too-long`, title: 'List too long', status: 400 },
+} as const satisfies Record<string, ProblemType>;
+
+/**
  * Answers to requests that never reach an operation because HTTP itself failed: Node's parser
  * refused the request (RFC 9110 §15.5), or Fastify did before routing. No operation declares
  * them, as no operation declares a 500; docs/behaviour.md lists them.

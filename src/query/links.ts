@@ -8,41 +8,60 @@ export interface Links {
   readonly next: string | null;
 }
 
+/** Where a page starts, as a list's query names it: a page number, or an item offset. */
+export type PagePosition =
+  | { readonly kind: 'page'; readonly parameter: string; readonly first: number }
+  | { readonly kind: 'offset'; readonly parameter: string };
+
 /** The request as links must repeat it: the absolute URL of the list, and its filters. */
 export interface LinkTarget {
   /** Scheme, host and path, without query: `http://localhost:4010/v1/stock`. */
   readonly url: string;
   /**
-   * The request's filters as query pairs, in the order they should appear; `limit` and `page`
-   * are added.
+   * The request's filters as query pairs, in the order they should appear; the page size and
+   * the position are added.
    */
   readonly filters: readonly (readonly [string, string])[];
-  /** Whether links name the page size: false where the request named none and the settings say so. */
-  readonly namesLimit: boolean;
+  /** The page-size parameter, where links name it (not where the request named none and the settings say so). */
+  readonly size: string | undefined;
+  /** How a link names its page; none where the list has one page only (a whole list). */
+  readonly position: PagePosition | undefined;
   /** `percent`: values as URI components; `form`: as URLSearchParams writes them. */
   readonly encoding: 'percent' | 'form';
 }
 
 /**
- * `first` is page 1 and `last` the last page; `prev` is null on page 1 and points at the last
- * page when the request went past the end; `next` is null from the last page on. Every link
- * keeps the filters and the limit (unless `namesLimit` is false), and names its page.
+ * `first` is the first page and `last` the last; `prev` is null on the first page and points at
+ * the last page when the request went past the end; `next` is null from the last page on.
+ * Every link keeps the filters and the page size (where `size` names it), and names its page.
+ * A list without a position has one link, to itself, and neither `prev` nor `next`.
  */
 export function buildLinks(target: LinkTarget, page: Page<unknown>): Links {
-  const pairs = target.namesLimit
-    ? [...target.filters, ['limit', String(page.limit)] as const]
-    : target.filters;
+  const pairs =
+    target.size === undefined
+      ? target.filters
+      : [...target.filters, [target.size, String(page.limit)] as const];
   const encode = target.encoding === 'form' ? formEncoded : encodeURIComponent;
   // The part of the query shared by all four links is encoded once.
   const query = pairs.map(([key, value]) => `${encode(key)}=${encode(value)}`).join('&');
-  const prefix = `${target.url}?${query === '' ? '' : `${query}&`}page=`;
-  const at = (n: number) => `${prefix}${n}`;
-  const { lastPage } = page;
+  const { position } = target;
+  if (position === undefined) {
+    const self = query === '' ? target.url : `${target.url}?${query}`;
+    return { first: self, last: self, prev: null, next: null };
+  }
+  const prefix = `${target.url}?${query === '' ? '' : `${query}&`}${encode(position.parameter)}=`;
+  const { start, limit, total } = page;
+  // Page numbers name whole pages; an offset names the item a page starts at.
+  const at =
+    position.kind === 'page'
+      ? (from: number) => `${prefix}${String(position.first + Math.floor(from / limit))}`
+      : (from: number) => `${prefix}${String(from)}`;
+  const lastStart = (page.lastPage - 1) * limit;
   return {
-    first: at(1),
-    last: at(lastPage),
-    prev: page.page === 1 ? null : at(Math.min(page.page - 1, lastPage)),
-    next: page.page < lastPage ? at(page.page + 1) : null,
+    first: at(0),
+    last: at(lastStart),
+    prev: start === 0 ? null : at(Math.min(Math.max(0, start - limit), lastStart)),
+    next: start + limit < total ? at(start + limit) : null,
   };
 }
 

@@ -44,19 +44,23 @@ export interface Condition {
 
 /** A page request, already validated against the spec's bounds. */
 export interface PageRequest {
-  /** From 1. */
-  readonly page: number;
-  /** From 1. */
-  readonly limit: number;
+  /** The first item's place in the list, from 0. */
+  readonly start: number;
+  /** From 1; undefined for the whole list. */
+  readonly limit: number | undefined;
 }
 
 /** One page of a filtered, ordered list. */
 export interface Page<T> {
   readonly items: readonly T[];
-  readonly page: number;
+  /** The first item's place in the list, from 0. */
+  readonly start: number;
+  /** The page size: the total, at least 1, for a whole list. */
   readonly limit: number;
   /** Items matching the filter, over all pages. */
   readonly total: number;
+  /** The page's number from 1 (pages counted from the first item). */
+  readonly page: number;
   /** max(1, ceil(total / limit)): an empty list still has one (empty) page. */
   readonly lastPage: number;
 }

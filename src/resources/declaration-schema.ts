@@ -76,14 +76,14 @@ const FilterSchema = Type.Object(
 
 /**
  * Where an answer's parts go, as member paths (`meta.total`): a list's `items` (required),
- * `links`, `total`, `page`, `limit`, `pages`; an item's `item`. `none`: a bare array (the links
+ * `links`, `total`, `page`, `limit`, `pages`, `offset`; an item's `item`. `none`: a bare array (the links
  * in a `Link` header), or the record itself.
  */
 const EnvelopeSchema = Type.Union([
   Type.Unsafe<'none'>({ type: 'string', enum: ['none'] }),
   Type.Object(
     Object.fromEntries(
-      ['items', 'links', 'total', 'page', 'limit', 'pages', 'item'].map((part) => [
+      ['items', 'links', 'total', 'page', 'limit', 'pages', 'offset', 'item'].map((part) => [
         part,
         Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
       ]),
@@ -104,6 +104,19 @@ export const DataOperationSchema = Type.Object(
     /** …or one per access level. */
     views: Type.Optional(Type.Record(Name, ViewSchema)),
     envelope: Type.Optional(EnvelopeSchema),
+    /**
+     * The query parameters that page a list: a page size and a page number or an offset;
+     * `none`: the whole list in one answer. Without it, the parameters' names say (pagination.ts).
+     */
+    paging: Type.Optional(
+      Type.Union([
+        Type.Unsafe<'none'>({ type: 'string', enum: ['none'] }),
+        Type.Object(
+          { size: Type.Optional(Name), page: Type.Optional(Name), offset: Type.Optional(Name) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+      ]),
+    ),
     /** The query parameter that orders a list, the fields it may name, and the order without it. */
     sort: Type.Optional(
       Type.Object(

@@ -20,7 +20,13 @@ import {
 import type { KeyColumn } from '../query/keys.ts';
 import type { RankKind, SortKey } from '../query/sort.ts';
 import { readSortKeys } from './sort-order.ts';
-import { PAGE_PARAMETER, LIMIT_PARAMETER } from '../spec/pagination.ts';
+import {
+  FALLBACK_PAGE_SIZE,
+  pagingByNames,
+  PAGING_PARTS,
+  type PagingNames,
+} from '../spec/pagination.ts';
+import type { PagePosition } from '../query/links.ts';
 import { parameterShapeOf, type ParameterShape } from '../spec/parameter-style.ts';
 import {
   DEFAULT_ITEM_ENVELOPE,
@@ -123,12 +129,31 @@ export type Views =
   | { readonly kind: 'every'; readonly view: ViewDeclaration }
   | { readonly kind: 'by-level'; readonly views: ReadonlyMap<string, ViewDeclaration> };
 
+/**
+ * How a list is paged: by a page size and a position (a page number or an offset), a size
+ * alone (the first page only), a position alone (pages of a fixed size), or neither (the whole
+ * list in one answer).
+ */
+export interface PagingDeclaration {
+  /** The page size; undefined: the whole list. */
+  readonly size:
+    | {
+        /** Its query parameter; undefined where pages have a fixed size. */
+        readonly parameter: string | undefined;
+        /** The size when the parameter is not given. */
+        readonly byDefault: number;
+      }
+    | undefined;
+  readonly position: PagePosition | undefined;
+}
+
 export type OperationDeclaration =
   | {
       readonly kind: 'list';
       readonly collection: string;
       readonly filters: readonly FilterDeclaration[];
       readonly sort: SortDeclaration | undefined;
+      readonly paging: PagingDeclaration;
       readonly views: Views;
       readonly envelope: ListEnvelope;
     }
@@ -423,14 +448,6 @@ function readDataOperation(
       `path parameter ${parameter.name}: a list is served from a whole collection; name the key parameter in \`item\` for one record`,
     );
   }
-  for (const name of [PAGE_PARAMETER, LIMIT_PARAMETER]) {
-    const parameter = query.find((candidate) => candidate.name === name);
-    if (parameter === undefined || parameterType(parameter) !== 'integer') {
-      report(at, `a list needs the integer query parameter ${name}, the interface's pagination`);
-    } else if ((parameter.schema as OpenAPIV3_1.SchemaObject | undefined)?.default === undefined) {
-      report(at, `the query parameter ${name} needs a default`);
-    }
-  }
   const filters: FilterDeclaration[] = [];
   for (const [name, filter] of Object.entries(input.filters ?? {})) {
     const where = [...at, 'filters', name];
@@ -458,8 +475,19 @@ function readDataOperation(
     else filters.push({ parameter: name, shape, field: filter.field, match: filter.match });
   }
   const sort = input.sort === undefined ? undefined : readSort(input.sort, collection, context);
-  for (const parameter of query) {
-    if (parameter.name === PAGE_PARAMETER || parameter.name === LIMIT_PARAMETER) continue;
+  const claimed = new Set([...Object.keys(input.filters ?? {}), input.sort?.parameter]);
+  const paging = readPaging(
+    input.paging,
+    query.filter((parameter) => !claimed.has(parameter.name)),
+    context,
+  );
+  const pagingParameters = new Set<string | undefined>([
+    paging?.size?.parameter,
+    paging?.position?.parameter,
+  ]);
+  // Where the paging could not be read, its issues say which parameters to look at first.
+  for (const parameter of paging === undefined ? [] : query) {
+    if (pagingParameters.has(parameter.name)) continue;
     if (parameter.name === input.sort?.parameter) continue;
     if (input.filters?.[parameter.name] === undefined) {
       report(
@@ -472,12 +500,106 @@ function readDataOperation(
   if (
     views === undefined ||
     envelope === undefined ||
+    paging === undefined ||
     (input.sort !== undefined && sort === undefined) ||
     filters.length !== Object.keys(input.filters ?? {}).length
   ) {
     return undefined;
   }
-  return { kind: 'list', collection: collection.name, filters, sort, views, envelope };
+  return { kind: 'list', collection: collection.name, filters, sort, paging, views, envelope };
+}
+
+/**
+ * A list's paging, as declared or as its parameters' names say (spec/pagination.ts), each
+ * parameter an integer of the query; undefined, with each issue reported, where it cannot be.
+ */
+function readPaging(
+  input: DataOperationInput['paging'],
+  /** The query parameters no filter and no sort claims. */
+  free: readonly OpenAPIV3_1.ParameterObject[],
+  context: OperationContext,
+): PagingDeclaration | undefined {
+  const at = [...context.at, 'paging'];
+  if (input === 'none') return { size: undefined, position: undefined };
+  let names: PagingNames;
+  let declared = true;
+  if (input === undefined) {
+    declared = false;
+    const { found, ambiguous } = pagingByNames(free.map(({ name }) => name));
+    for (const [part, candidates] of ambiguous) {
+      context.report(
+        context.at,
+        `query parameters ${candidates.join(' and ')} could each be the ${PART_WORDS[part]}: declare \`paging\` (docs/declare-a-resource.md#paging)`,
+      );
+    }
+    if (ambiguous.length > 0) return undefined;
+    names = found;
+  } else {
+    names = input;
+  }
+  let valid = true;
+  const schemas: Partial<Record<(typeof PAGING_PARTS)[number], OpenAPIV3_1.SchemaObject>> = {};
+  for (const part of PAGING_PARTS) {
+    const name = names[part];
+    if (name === undefined) continue;
+    const parameter = free.find((candidate) => candidate.name === name);
+    const where = declared ? [...at, part] : context.at;
+    if (parameter === undefined) {
+      context.report(
+        where,
+        `names no query parameter of GET ${context.pathName} that is not a filter or the sort`,
+      );
+      valid = false;
+    } else if (parameterType(parameter) !== 'integer') {
+      context.report(
+        where,
+        `the query parameter ${name} ${declared ? 'pages the list' : `reads as the ${PART_WORDS[part]}`}, so it must be an integer${declared ? '' : '; if it is not, declare `paging` (docs/declare-a-resource.md#paging)'}`,
+      );
+      valid = false;
+    } else {
+      schemas[part] = (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+    }
+  }
+  if (names.page !== undefined && names.offset !== undefined) {
+    context.report(
+      declared ? at : context.at,
+      `a page starts at a page number (${names.page}) or at an offset (${names.offset}), not both: declare \`paging\` with one`,
+    );
+    valid = false;
+  }
+  if (!valid) return undefined;
+  const position: PagePosition | undefined =
+    names.page !== undefined
+      ? { kind: 'page', parameter: names.page, first: firstPageOf(schemas.page ?? {}) }
+      : names.offset !== undefined
+        ? { kind: 'offset', parameter: names.offset }
+        : undefined;
+  if (names.size === undefined) {
+    // A position alone pages by a size the server chooses; neither is the whole list.
+    return position === undefined
+      ? { size: undefined, position }
+      : { size: { parameter: undefined, byDefault: FALLBACK_PAGE_SIZE }, position };
+  }
+  return {
+    size: { parameter: names.size, byDefault: defaultSizeOf(schemas.size ?? {}) },
+    position,
+  };
+}
+
+const PART_WORDS = { size: 'page size', page: 'page number', offset: 'offset' } as const;
+
+/** The page size without the parameter: its default, else a usual size within its bounds. */
+function defaultSizeOf(schema: OpenAPIV3_1.SchemaObject): number {
+  if (typeof schema.default === 'number') return schema.default;
+  const minimum = typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : 1;
+  const maximum = typeof schema.maximum === 'number' ? Math.floor(schema.maximum) : Infinity;
+  return Math.max(1, minimum, Math.min(FALLBACK_PAGE_SIZE, maximum));
+}
+
+/** The first page's number: 0 where the schema starts there (Spring's pages), else 1. */
+function firstPageOf(schema: OpenAPIV3_1.SchemaObject): number {
+  if (typeof schema.minimum === 'number') return schema.minimum <= 0 ? 0 : 1;
+  return schema.default === 0 ? 0 : 1;
 }
 
 /** How each type of field sorts; other fields (objects, arrays, mixed types) do not. */

@@ -5,7 +5,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 
 /** The parts of a list answer an envelope places. */
-export const LIST_PARTS = ['items', 'links', 'total', 'page', 'limit', 'pages'] as const;
+export const LIST_PARTS = ['items', 'links', 'total', 'page', 'limit', 'pages', 'offset'] as const;
 export type ListPart = (typeof LIST_PARTS)[number];
 
 /** A member path: `meta.total` is `['meta', 'total']`. */
@@ -56,6 +56,7 @@ const PART_TYPES: Readonly<Record<Part, readonly [type: string, words: string]>>
   page: ['integer', 'a number'],
   limit: ['integer', 'a number'],
   pages: ['integer', 'a number'],
+  offset: ['integer', 'a number'],
   item: ['object', 'an object'],
 };
 

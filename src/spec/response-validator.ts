@@ -40,7 +40,8 @@ type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
 /**
  * Builds a validator for a spec. A method the spec does not give for a known path is judged as
- * the spec's 405 response; a path the spec does not have, as its 404 response.
+ * the spec's 405 response; a path the spec does not have, as its 404 response (where it declares
+ * none, not at all).
  */
 export async function createResponseValidator(spec: LoadedSpec): Promise<ResponseValidator> {
   const operations = await getHttpOperationsFromSpec(structuredClone(spec.document));
@@ -59,7 +60,13 @@ export async function createResponseValidator(spec: LoadedSpec): Promise<Respons
       let operation: Operation | undefined;
       if (exact !== undefined) operation = exact;
       else if (onPath.length > 0) operation = restrictTo(onPath[0]?.operation, '405');
-      else operation = restrictTo(withResponse('404'), '404');
+      else {
+        const notFound = withResponse('404');
+        // A path the spec does not have, in a spec that declares no 404 anywhere: the spec says
+        // nothing of that answer, so nothing in it can disagree with the spec.
+        if (notFound === undefined) return [];
+        operation = restrictTo(notFound, '404');
+      }
       if (operation === undefined) {
         return [
           {

@@ -1,7 +1,12 @@
 /** The problem catalogue, the spec and docs/behaviour.md name the same problem types. */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_PROBLEMS, PROBLEMS, PROTOCOL_PROBLEMS } from '../../src/problems/problem-types.ts';
+import {
+  EXAMPLE_PROBLEMS,
+  LIST_PROBLEMS,
+  PROBLEMS,
+  PROTOCOL_PROBLEMS,
+} from '../../src/problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec } from '../../src/spec/load-spec.ts';
 import { shippedSpecOnce } from '../helpers/test-app.ts';
 
@@ -35,6 +40,7 @@ describe('problem catalogue', () => {
     ...Object.values(PROBLEMS),
     ...Object.values(PROTOCOL_PROBLEMS),
     ...Object.values(EXAMPLE_PROBLEMS),
+    ...Object.values(LIST_PROBLEMS),
   ])('$type is listed in docs/behaviour.md', (problem) => {
     expect(behaviour).toContain(problem.type);
   });
