@@ -31,5 +31,5 @@ USER node
 ENV STOCKMOCK_HOST=0.0.0.0 STOCKMOCK_LOG_FORMAT=json
 EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:' + (process.env.STOCKMOCK_PORT || process.env.PORT || 4010) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:' + (process.env.STOCKMOCK_PORT || process.env.PORT || 4010) + '/__stockmock/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 CMD ["node", "bin/stockmock.js", "serve"]

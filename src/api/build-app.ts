@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createCredentials } from '../access/credentials.ts';
 import { adminApi } from '../admin/admin-api.ts';
+import ownEndpoints, { ownPaths } from '../http/plugins/own-endpoints.ts';
 import {
   createRequestJournal,
   journalHook,
@@ -260,10 +261,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const adminSpec = adminToken === undefined ? undefined : await loadSpec(ADMIN_SPEC);
   // A wrong method on anything served is a 405 naming the right ones: the spec's resources,
   // the docs, and the admin API's resources as its own spec declares them.
+  const declaredPaths = new Set(routes.map((route) => route.path));
   await app.register(methodNotAllowed, {
     resources: [
       ...resourcesOf(routes, ['OPTIONS']),
       ...DOCS_RESOURCES,
+      ...ownPaths(declaredPaths).map((path) => ({ path, methods: ['GET', 'HEAD'] })),
       ...(adminSpec === undefined ? [] : adminResourcesOf(adminSpec)),
     ],
   });
@@ -349,6 +352,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   await app.register(docs, { spec });
+  await app.register(ownEndpoints, { spec, catalogs, originOf, declaredPaths });
   const journal =
     deps.journal ??
     (adminToken === undefined

@@ -62,8 +62,10 @@ export function operationHandler(
           ),
         },
       });
-    case 'document':
-      return documentHandler(spec, declaration.format);
+    case 'document': {
+      const document = servedDocument(spec, declaration.format);
+      return (context) => document(context.origin());
+    }
     case 'item':
     case 'list':
       if (data === undefined) throw new Error(`${declaration.kind}: no data operation`);
@@ -198,7 +200,11 @@ function invalidParameter(parameter: string, message: string): ProblemError {
 /** Stands for the origin in the rendered spec; no spec holds it (its NULs cannot be typed). */
 const ORIGIN = '\u0000origin\u0000';
 
-function documentHandler(spec: LoadedSpec, format: 'json' | 'yaml'): OperationHandler {
+/** The spec as served, JSON or YAML, with this stockmock at `origin` as its only server. */
+export function servedDocument(
+  spec: LoadedSpec,
+  format: 'json' | 'yaml',
+): (origin: string) => OperationResult {
   // The served spec's only server is this stockmock, at the origin its links use (the base URL,
   // else the request's), so that a client generated from it calls this server on any port:
   // the file's `http://localhost:4010` is right only on the default port.
@@ -209,13 +215,13 @@ function documentHandler(spec: LoadedSpec, format: 'json' | 'yaml'): OperationHa
   if (format === 'json') {
     // Rendered once around the origin: the spec does not change while the server runs.
     const json = JSON.stringify(served).split(JSON.stringify(ORIGIN));
-    return (context) => ({ body: fill(json, context.origin()), type: JSON_TYPE });
+    return (origin) => ({ body: fill(json, origin), type: JSON_TYPE });
   }
   // The YAML only when first asked for: rendering it took 36 ms of every start, and most runs
   // never ask.
   let yaml: string[] | undefined;
-  return (context) => ({
-    body: fill((yaml ??= stringify(served).split(stringify(ORIGIN).trim())), context.origin()),
+  return (origin) => ({
+    body: fill((yaml ??= stringify(served).split(stringify(ORIGIN).trim())), origin),
     type: 'application/yaml; charset=utf-8',
   });
 }

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { freePort } from '../../bench/free-port.ts';
 
 const run = promisify(execFile);
@@ -135,7 +135,8 @@ describe('the Dockerfile', () => {
     expect(instructions(runtime, 'USER')).toEqual(['node']);
     expect(runtimeEnv()['STOCKMOCK_HOST']).toBe('0.0.0.0');
     expect(instructions(runtime, 'EXPOSE')).toEqual(['4010']);
-    expect(instructions(runtime, 'HEALTHCHECK').join(' ')).toContain('/healthz');
+    // The server's own health, which every spec has, whatever it declares (or secures).
+    expect(instructions(runtime, 'HEALTHCHECK').join(' ')).toContain('/__stockmock/health');
     // Only production dependencies in the image.
     expect(instructions(runtime, 'RUN').join(' ')).toContain('npm ci --omit=dev');
   });
@@ -170,10 +171,50 @@ describe('the Dockerfile', () => {
       await served.stop();
     }
   });
+
+  it("passes its health check serving a team's own spec: the billing example", async () => {
+    const config = join(root, 'examples', 'billing', 'stockmock.config.yaml');
+    const served = await startImage({ STOCKMOCK_CONFIG: config });
+    try {
+      await expectHealthy(served.port);
+      const origin = `http://127.0.0.1:${String(served.port)}`;
+      const health = await fetch(`${origin}/__stockmock/health`);
+      const { status, collections } = (await health.json()) as {
+        status: string;
+        collections: Record<string, number>;
+      };
+      expect(status).toBe('ok');
+      // The counts of the example's own fixture file, read here.
+      const fixture = parse(
+        await readFile(join(root, 'examples', 'billing', 'billing.yaml'), 'utf8'),
+      ) as Record<string, unknown[]>;
+      expect(collections).toStrictEqual(
+        Object.fromEntries(
+          Object.entries(fixture).map(([name, records]) => [name, records.length]),
+        ),
+      );
+      // The spec declares no /healthz, /openapi.json: the server's own answer there too.
+      expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+      const document = (await (await fetch(`${origin}/openapi.json`)).json()) as {
+        info: { title: string };
+        servers: { url: string }[];
+      };
+      expect(document.info.title).toBe(
+        (
+          parse(await readFile(join(root, 'examples', 'billing', 'openapi.yaml'), 'utf8')) as {
+            info: { title: string };
+          }
+        ).info.title,
+      );
+      expect(document.servers).toStrictEqual([{ url: origin, description: 'This stockmock' }]);
+    } finally {
+      await served.stop();
+    }
+  });
 });
 
 describe('the Kubernetes example', () => {
-  it('has a Service in front of replicas whose probes ask /healthz on the served port', async () => {
+  it("has a Service in front of replicas whose probes ask the server's own health on the served port", async () => {
     const [configMap, deployment, service] = await manifests();
     expect([configMap?.kind, deployment?.kind, service?.kind]).toEqual([
       'ConfigMap',
@@ -189,7 +230,7 @@ describe('the Kubernetes example', () => {
     const port = container?.ports.find((candidate) => candidate.name === 'http');
     expect(port?.containerPort).toBe(Number(instructions(runtime, 'EXPOSE')[0]));
     for (const probe of [container?.readinessProbe, container?.livenessProbe]) {
-      expect(probe?.httpGet).toStrictEqual({ path: '/healthz', port: 'http' });
+      expect(probe?.httpGet).toStrictEqual({ path: '/__stockmock/health', port: 'http' });
     }
     expect(spec.template.spec.securityContext.runAsNonRoot).toBe(true);
     // The config it names is a key of the ConfigMap, mounted where the variable says.
