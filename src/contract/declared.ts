@@ -107,11 +107,14 @@ export interface DeclaredHealth {
   readonly open: boolean;
 }
 
-/** A declared list paged otherwise than by the interface's `page` and `limit`, and how. */
+/**
+ * A declared list or item this checker does not walk yet: a list paged otherwise than by the
+ * interface's `page` and `limit`, or one nested under a parent's path parameter.
+ */
 export interface UnwalkedList {
   readonly path: string;
-  /** `pageSize and page`, `offset and limit`, `no paging parameter`. */
-  readonly paging: string;
+  /** `pages by pageSize (size) and page (page)`, `is nested under eventId`. */
+  readonly shape: string;
 }
 
 export interface Declared {
@@ -313,6 +316,13 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
       continue;
     }
     const open = (operation.security ?? document.security ?? []).length === 0;
+    const parents = [...path.matchAll(/\{([^}]+)\}/g)]
+      .map((match) => match[1] ?? '')
+      .filter((name) => name !== declaration['item']);
+    if (parents.length > 0) {
+      unwalked.push({ path, shape: `is nested under ${parents.join(' and ')}` });
+      continue;
+    }
     if (typeof declaration['item'] === 'string') {
       const parameter = declaration['item'];
       const keyParameter = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)
@@ -339,7 +349,7 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
     const filters = readFilters(declaration['filters'], queryRules(document, path));
     const paging = otherPaging(declaration, queryRules(document, path));
     if (paging !== undefined) {
-      unwalked.push({ path, paging });
+      unwalked.push({ path, shape: `pages by ${paging}` });
       continue;
     }
     const label =

@@ -12,10 +12,12 @@ import type { Key } from '../query/keys.ts';
 import { paginate } from '../query/paginate.ts';
 import type { SortKey } from '../query/sort.ts';
 import type { Condition, Page, PageRequest } from '../query/query.ts';
+import { packedAt } from '../util/packed-strings.ts';
 import type {
   CollectionDeclaration,
   Declarations,
   OperationDeclaration,
+  ParentDeclaration,
   ViewDeclaration,
   Views,
 } from '../resources/declarations.ts';
@@ -114,9 +116,50 @@ export type DataOperation =
   | {
       readonly kind: 'item';
       readonly declaration: Extract<OperationDeclaration, { kind: 'item' }>;
-      /** The record with this key, as JSON text at an access level; a 404 problem if none. */
-      get(dataset: Dataset, key: Key, level: string | null): string;
+      /**
+       * The record with this key, under these parents (a nested item), as JSON text at an
+       * access level; a 404 problem if there is none, or it is another parent's.
+       */
+      get(dataset: Dataset, key: Key, parents: readonly ParentKey[], level: string | null): string;
     };
+
+/** A parent a nested request names: its path parameter's value, and where its key is held. */
+export interface ParentKey extends ParentDeclaration {
+  readonly value: Key;
+}
+
+/**
+ * A 404 problem unless each parent a nested request names exists and each is the parent of the
+ * one nearer in (its key held by that one's record). `parents` are nearest first.
+ */
+export function requireParents(dataset: Dataset, parents: readonly ParentKey[]): void {
+  for (const [index, parent] of parents.entries()) {
+    const { collection } = dataset.collection(parent.collection);
+    if (collection.positionOf(parent.value) < 0) {
+      throw ProblemError.from(
+        PROBLEMS.NOT_FOUND,
+        `Nothing in ${parent.collection} has the key ${String(parent.value)} (${parent.parameter}).`,
+      );
+    }
+    const nearer = parents[index - 1];
+    if (nearer === undefined) continue;
+    const { collection: held } = dataset.collection(nearer.collection);
+    if (!holds(held, held.positionOf(nearer.value), parent)) {
+      throw ProblemError.from(
+        PROBLEMS.NOT_FOUND,
+        `Nothing in ${nearer.collection} has the key ${String(nearer.value)} under the ${parent.parameter} ${String(parent.value)}.`,
+      );
+    }
+  }
+}
+
+/** Whether the record at `position` is the parent's: its field holds the parent's key. */
+function holds(records: Collection, position: number, parent: ParentKey): boolean {
+  const column = records.column(parent.field);
+  if (position < 0 || column === undefined) return false;
+  const number = column.of[position] ?? -1;
+  return number >= 0 && packedAt(column.values, number) === JSON.stringify(parent.value);
+}
 
 /** Every operation the declarations serve from data, by operationId. */
 export function dataOperations(
@@ -146,13 +189,18 @@ export function dataOperations(
       operations.set(operationId, {
         kind: 'item',
         declaration,
-        get(dataset, key, level) {
+        get(dataset, key, parents, level) {
+          requireParents(dataset, parents);
           const { collection: records } = dataset.collection(declaration.collection);
           const position = records.positionOf(key);
-          if (position < 0) {
+          const under = parents.find(
+            (parent) =>
+              parent.holder === declaration.collection && !holds(records, position, parent),
+          );
+          if (position < 0 || under !== undefined) {
             throw ProblemError.from(
               PROBLEMS.NOT_FOUND,
-              `Nothing in ${collection.name} has the ${collection.key} ${String(key)}.`,
+              `Nothing in ${collection.name} has the ${collection.key} ${String(key)}${under === undefined ? '' : ` under the ${under.parameter} ${String(under.value)}`}.`,
             );
           }
           return writerFor(level)(records, position);

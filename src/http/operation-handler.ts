@@ -5,14 +5,20 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
-import type { DataOperation, Dataset } from '../dataset/dataset.ts';
+import {
+  requireParents,
+  type DataOperation,
+  type Dataset,
+  type ParentKey,
+} from '../dataset/dataset.ts';
+import type { Key } from '../query/keys.ts';
 import { buildLinks } from '../query/links.ts';
 import { itemAnswerWriter, listAnswerWriter } from './answer-envelope.ts';
 import type { Condition } from '../query/query.ts';
 import type { OperationDeclaration } from '../resources/declarations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { MAX_ANSWER_ITEMS } from '../spec/pagination.ts';
-import type { PagingDeclaration } from '../resources/declarations.ts';
+import type { PagingDeclaration, ParentDeclaration } from '../resources/declarations.ts';
 import type { PageRequest } from '../query/query.ts';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
 import { queryPairsOf } from '../spec/parameter-style.ts';
@@ -74,7 +80,7 @@ export function operationHandler(
 }
 
 function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): OperationHandler {
-  const { filters, envelope, sort, paging } = operation.declaration;
+  const { filters, envelope, sort, paging, parents } = operation.declaration;
   const answer = listAnswerWriter(envelope);
   const sortFields = new Set(sort?.fields.keys());
   const sizeParameter = paging.size?.parameter;
@@ -82,6 +88,13 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
   return (context) => {
     const { values } = context;
     const conditions: Condition[] = [];
+    // A nested list is its parent's part of the collection; an unknown parent is a 404.
+    const parentKeys = parentKeysOf(values, parents);
+    requireParents(context.dataset, parentKeys);
+    const [nearest] = parentKeys;
+    if (nearest !== undefined) {
+      conditions.push({ field: nearest.field, match: 'exact', value: nearest.value });
+    }
     const repeated: (readonly [string, string])[] = [];
     for (const filter of filters) {
       const value = values.get(filter.parameter);
@@ -157,16 +170,35 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
 }
 
 function itemHandler(operation: Extract<DataOperation, { kind: 'item' }>): OperationHandler {
-  const { parameter, envelope } = operation.declaration;
+  const { parameter, envelope, parents } = operation.declaration;
   const answer = itemAnswerWriter(envelope);
   return (context) => {
-    const key = context.values.get(parameter);
-    if (typeof key !== 'number' && typeof key !== 'string') {
-      throw new Error(`${parameter} must be of the key's type by the spec`);
-    }
-    const item = operation.get(context.dataset, key, context.request.accessLevel);
+    const key = keyOf(context.values, parameter);
+    const item = operation.get(
+      context.dataset,
+      key,
+      parentKeysOf(context.values, parents),
+      context.request.accessLevel,
+    );
     return { body: answer(item), type: JSON_TYPE };
   };
+}
+
+/** A path parameter that holds a key: its schema, which the declarations hold to the key's, typed it. */
+function keyOf(values: ReadonlyMap<string, ParameterValue>, parameter: string): Key {
+  const key = values.get(parameter);
+  if (typeof key !== 'number' && typeof key !== 'string') {
+    throw new Error(`${parameter} must be of the key's type by the spec`);
+  }
+  return key;
+}
+
+/** The parents a nested request names, each with its path parameter's value. */
+function parentKeysOf(
+  values: ReadonlyMap<string, ParameterValue>,
+  parents: readonly ParentDeclaration[],
+): ParentKey[] {
+  return parents.map((parent) => ({ ...parent, value: keyOf(values, parent.parameter) }));
 }
 
 /**

@@ -98,6 +98,11 @@ export const DataOperationSchema = Type.Object(
     collection: Name,
     /** The path parameter that names one item by its key: an item operation; else a list. */
     item: Type.Optional(Name),
+    /**
+     * A nested list or item (`/events/{eventId}/tickets`): each parent's path parameter → the
+     * record field that holds its key. Without it, the field of the parameter's name says.
+     */
+    parents: Type.Optional(Type.Record(Name, Name)),
     filters: Type.Optional(Type.Record(Name, FilterSchema)),
     /** One view for every access level… */
     view: Type.Optional(ViewSchema),

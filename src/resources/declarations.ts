@@ -147,10 +147,30 @@ export interface PagingDeclaration {
   readonly position: PagePosition | undefined;
 }
 
+/**
+ * A parent a nested list or item is served under (`/events/{eventId}/tickets`): its path
+ * parameter, the record field that holds its key, and the collection whose key that is (an
+ * unknown parent is a 404).
+ */
+export interface ParentDeclaration {
+  readonly parameter: string;
+  /** The parent's collection. */
+  readonly collection: string;
+  /**
+   * The collection whose records hold the parent's key: the operation's own for the nearest
+   * parent, the nearer parent's for one further out (`/venues/{venueSlug}/events/{eventId}/
+   * tickets`: a ticket holds its event, the event its venue).
+   */
+  readonly holder: string;
+  /** The holder's field that holds the parent's key. */
+  readonly field: string;
+}
+
 export type OperationDeclaration =
   | {
       readonly kind: 'list';
       readonly collection: string;
+      readonly parents: readonly ParentDeclaration[];
       readonly filters: readonly FilterDeclaration[];
       readonly sort: SortDeclaration | undefined;
       readonly paging: PagingDeclaration;
@@ -160,6 +180,7 @@ export type OperationDeclaration =
   | {
       readonly kind: 'item';
       readonly collection: string;
+      readonly parents: readonly ParentDeclaration[];
       /** The path parameter that holds the key. */
       readonly parameter: string;
       readonly views: Views;
@@ -416,6 +437,12 @@ function readDataOperation(
   const views = readViews(input, collection, context);
   const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
   const query = parameters.filter((parameter) => parameter.in === 'query');
+  const parents = readParents(
+    input.parents,
+    pathParameters.filter((parameter) => parameter.name !== input.item),
+    collection,
+    context,
+  );
   if (input.item !== undefined) {
     const keyParameter = pathParameters.find((parameter) => parameter.name === input.item);
     if (keyParameter === undefined) {
@@ -438,15 +465,16 @@ function readDataOperation(
       );
     }
     const envelope = readEnvelope(input.envelope, 'item', context);
-    return views === undefined || envelope === undefined
+    return views === undefined || envelope === undefined || parents === undefined
       ? undefined
-      : { kind: 'item', collection: collection.name, parameter: input.item, views, envelope };
-  }
-  for (const parameter of pathParameters) {
-    report(
-      at,
-      `path parameter ${parameter.name}: a list is served from a whole collection; name the key parameter in \`item\` for one record`,
-    );
+      : {
+          kind: 'item',
+          collection: collection.name,
+          parents,
+          parameter: input.item,
+          views,
+          envelope,
+        };
   }
   const filters: FilterDeclaration[] = [];
   for (const [name, filter] of Object.entries(input.filters ?? {})) {
@@ -501,12 +529,107 @@ function readDataOperation(
     views === undefined ||
     envelope === undefined ||
     paging === undefined ||
+    parents === undefined ||
     (input.sort !== undefined && sort === undefined) ||
     filters.length !== Object.keys(input.filters ?? {}).length
   ) {
     return undefined;
   }
-  return { kind: 'list', collection: collection.name, filters, sort, paging, views, envelope };
+  return {
+    kind: 'list',
+    collection: collection.name,
+    parents,
+    filters,
+    sort,
+    paging,
+    views,
+    envelope,
+  };
+}
+
+/**
+ * The parents a nested operation is served under: each path parameter but the item's key names
+ * a parent, whose key a field of the record holds (as `parents` says, else the field of the
+ * parameter's name, compared without case and separators: `eventId` finds `event_id`), of the
+ * collection the field references (else the one the path names just before the parameter:
+ * `/events/{eventId}`). Undefined, with each issue reported, where one cannot be read.
+ */
+function readParents(
+  input: DataOperationInput['parents'],
+  parameters: readonly OpenAPIV3_1.ParameterObject[],
+  collection: CollectionDeclaration,
+  context: OperationContext,
+): ParentDeclaration[] | undefined {
+  const parents: ParentDeclaration[] = [];
+  const faults: (readonly [Path, string])[] = [];
+  const fail = (path: Path, message: string): void => {
+    faults.push([path, message]);
+  };
+  for (const name of Object.keys(input ?? {})) {
+    if (!parameters.some((parameter) => parameter.name === name)) {
+      fail([...context.at, 'parents', name], `names no path parameter of GET ${context.pathName}`);
+    }
+  }
+  // Nearest first: each parent is held by the records of the one nearer to the operation's.
+  const nearestFirst = [...parameters].sort(
+    (a, b) => context.pathName.indexOf(`{${b.name}}`) - context.pathName.indexOf(`{${a.name}}`),
+  );
+  let holder: CollectionDeclaration = collection;
+  for (const parameter of nearestFirst) {
+    const declared = input?.[parameter.name];
+    const where = declared === undefined ? context.at : [...context.at, 'parents', parameter.name];
+    const field: string | undefined = declared ?? fieldNamed(parameter.name, holder);
+    if (field === undefined || !holder.fields.has(field)) {
+      fail(
+        where,
+        `path parameter ${parameter.name}: no field of ${holder.name} holds its key; name the field in \`parents\` (docs/declare-a-resource.md#nested-lists)`,
+      );
+      break;
+    }
+    const parent: string | undefined =
+      holder.references.get(field) ?? collectionBefore(parameter.name, context);
+    const parentCollection: CollectionDeclaration | undefined =
+      parent === undefined ? undefined : context.collections.get(parent);
+    if (parentCollection === undefined) {
+      fail(
+        where,
+        `path parameter ${parameter.name}: which collection's key ${holder.name}.${field} holds is not known; declare it in the collection's \`references\` (${field}: COLLECTION)`,
+      );
+      break;
+    }
+    const type = parameterType(parameter);
+    if (type !== parentCollection.keyType || holder.fields.get(field) !== type) {
+      fail(
+        where,
+        `path parameter ${parameter.name}, ${holder.name}.${field} and the key of ${parentCollection.name} must be of one type (${parentCollection.keyType})`,
+      );
+      break;
+    }
+    parents.push({
+      parameter: parameter.name,
+      collection: parentCollection.name,
+      holder: holder.name,
+      field,
+    });
+    holder = parentCollection;
+  }
+  for (const [path, message] of faults) context.report(path, message);
+  return faults.length === 0 ? parents : undefined;
+}
+
+/** The record field a parameter's name names, exactly or without case and separators. */
+function fieldNamed(parameter: string, collection: CollectionDeclaration): string | undefined {
+  if (collection.fields.has(parameter)) return parameter;
+  const loose = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return [...collection.fields.keys()].find((field) => loose(field) === loose(parameter));
+}
+
+/** The collection the path names just before a parameter: `events` in `/events/{eventId}`. */
+function collectionBefore(parameter: string, context: OperationContext): string | undefined {
+  const segments = context.pathName.split('/');
+  const at = segments.indexOf(`{${parameter}}`);
+  const before = at > 0 ? segments[at - 1] : undefined;
+  return before !== undefined && context.collections.has(before) ? before : undefined;
 }
 
 /**

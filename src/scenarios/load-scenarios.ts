@@ -92,6 +92,9 @@ export function loadPlanOf(
     const plan = indexes[operation.collection];
     const key = declarations.collections.get(operation.collection)?.key;
     if (plan === undefined) continue;
+    // A nested list keeps its parent's records: an exact condition on the parent's field.
+    const [nearest] = operation.parents;
+    if (nearest !== undefined) plan.exact.add(nearest.field);
     for (const filter of operation.filters) {
       // A condition on the key is a lookup in the sorted keys: it needs no index.
       if (filter.field === key) continue;

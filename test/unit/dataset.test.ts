@@ -548,11 +548,11 @@ describe('createDataset', () => {
     const dataset = createDataset([
       indexed(buildCollection(PRODUCTS, 'a.yaml', [{ id: 1, name: 'A' }])),
     ]);
-    expect(operation.get(dataset, 1, 'status')).toBe('{"product_id":1,"status":"on_request"}');
-    expect(() => operation.get(dataset, 1, null)).toThrow(
+    expect(operation.get(dataset, 1, [], 'status')).toBe('{"product_id":1,"status":"on_request"}');
+    expect(() => operation.get(dataset, 1, [], null)).toThrow(
       new Error('No view is declared for the access level null'),
     );
-    expect(() => operation.get(dataset, 1, 'admin')).toThrow(
+    expect(() => operation.get(dataset, 1, [], 'admin')).toThrow(
       new Error('No view is declared for the access level admin'),
     );
   });

@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStockmock } from '../../src/api/start-stockmock.ts';
-import { SourceError, type SourceIssue } from '../../src/problems/source-error.ts';
-import { readDeclarations } from '../../src/resources/declarations.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import type { SourceIssue } from '../../src/problems/source-error.ts';
+import { declarationIssues } from '../helpers/declaration-issues.ts';
 import { seededRandom } from '../../src/util/seeded-random.ts';
 
 interface Style {
@@ -241,13 +240,7 @@ describe('a list whose paging cannot be read', () => {
     const dir = await mkdtemp(join(tmpdir(), 'stockmock-paging-'));
     const file = join(dir, 'openapi.yaml');
     await writeFile(file, specOf(style));
-    try {
-      readDeclarations(await loadSpec(file));
-    } catch (error) {
-      if (error instanceof SourceError) return error.issues;
-      throw error;
-    }
-    return [];
+    return declarationIssues(file);
   };
   const style = (parameters: readonly string[], paging?: string): Style => ({
     name: 'refused',

@@ -1008,20 +1008,20 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
 }
 
 /**
- * A list paged by other parameters than `page` and `limit`: said, and skipped, rather than
- * judged by requests its spec does not take.
+ * A list paged by other parameters than `page` and `limit`, or a list or item nested under a
+ * parent: said, and skipped, rather than judged by requests its spec does not take.
  */
 function unwalkedCheck(list: UnwalkedList): Check {
   return {
-    id: `paging.${list.path}`,
-    title: `${list.path}: pages by ${list.paging}`,
+    id: `shape.${list.path}`,
+    title: `${list.path} ${list.shape}`,
     level: 'interface',
-    source: sourceOf(list.path, 'paging'),
+    source: sourceOf(list.path, 'shape'),
     needs: [],
     run: () =>
       Promise.resolve({
         failures: [],
-        skipped: `this checker walks lists paged by page and limit; one paged by ${list.paging} is not checked yet`,
+        skipped: `this checker walks whole collections paged by page and limit; this one ${list.shape}, and is not checked yet`,
       }),
   };
 }
