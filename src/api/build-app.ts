@@ -231,7 +231,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(problemHandler, { log, style: config.compatibility });
   await app.register(draining);
   await app.register(requestFraming);
+  const adminToken = config.admin?.token;
+  const adminSpec = adminToken === undefined ? undefined : await loadSpec(ADMIN_SPEC);
+  // A wrong method on anything served is a 405 naming the right ones, and an OPTIONS names them
+  // too: the spec's resources, the docs, the server's own, and the admin API's resources as its
+  // own spec declares them.
+  const declaredPaths = new Set(routes.map((route) => route.path));
+  const resources = [
+    ...resourcesOf(routes, ['OPTIONS']),
+    ...DOCS_RESOURCES,
+    ...ownPaths(declaredPaths).map((path) => ({ path, methods: ['GET', 'HEAD', 'OPTIONS'] })),
+    ...(adminSpec === undefined ? [] : adminResourcesOf(adminSpec)),
+  ];
   await app.register(cors, {
+    resources,
     origins: config.cors.origins,
     methods: [...new Set(['GET', 'HEAD', ...routes.map((route) => route.method)])],
     // Link: a bare-array list's pages (envelope: none), which a browser client must read.
@@ -257,19 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     realm: config.compatibility.realm,
     ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
   });
-  const adminToken = config.admin?.token;
-  const adminSpec = adminToken === undefined ? undefined : await loadSpec(ADMIN_SPEC);
-  // A wrong method on anything served is a 405 naming the right ones: the spec's resources,
-  // the docs, and the admin API's resources as its own spec declares them.
-  const declaredPaths = new Set(routes.map((route) => route.path));
-  await app.register(methodNotAllowed, {
-    resources: [
-      ...resourcesOf(routes, ['OPTIONS']),
-      ...DOCS_RESOURCES,
-      ...ownPaths(declaredPaths).map((path) => ({ path, methods: ['GET', 'HEAD'] })),
-      ...(adminSpec === undefined ? [] : adminResourcesOf(adminSpec)),
-    ],
-  });
+  await app.register(methodNotAllowed, { resources });
 
   const inConfig = (path: readonly (string | number)[]) => ({
     file: 'config',

@@ -5,7 +5,13 @@
  */
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+/**
+ * RFC 3339's date-time, and the offsets without a colon or minutes (`+0200`, `+02`) that the
+ * format check of parameters lets through (ajv-formats, as ISO 8601 allows): each is read as
+ * the instant it names, never as no date at all, which kept nothing.
+ */
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?:([Zz])|([+-]\d{2}):?(\d{2})?)$/;
 const DAY_MS = 86_400_000;
 
 /**
@@ -23,8 +29,11 @@ export function orderValueOf(value: unknown): number | undefined {
       ? undefined
       : instant;
   }
-  if (!DATE_TIME.test(value)) return undefined;
-  const instant = Date.parse(value.toUpperCase().replace(' ', 'T'));
+  const parts = DATE_TIME.exec(value);
+  if (parts === null) return undefined;
+  const [, day, time, zulu, hours, minutes] = parts;
+  const offset = zulu === undefined ? `${hours ?? ''}:${minutes ?? '00'}` : 'Z';
+  const instant = Date.parse(`${day ?? ''}T${time ?? ''}${offset}`);
   return Number.isNaN(instant) ? undefined : instant;
 }
 

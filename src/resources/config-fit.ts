@@ -22,7 +22,7 @@ export function unviewedLevelIssues(
       : [
           {
             ...where(['tokens', index, 'level']),
-            message: `no view of the spec is declared for the level ${grant.level} (declared: ${[...levels].join(', ')})`,
+            message: `no view of the spec is declared for the level ${grant.level} (declared: ${[...levels].join(', ') || 'none'})`,
           },
         ],
   );

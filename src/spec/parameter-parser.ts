@@ -213,9 +213,11 @@ function validatorOf(schema: OpenAPIV3_1.SchemaObject): ValidateFunction {
 function parseInteger(text: string): number | Problem {
   if (!/^-?\d+$/.test(text)) return { problem: `must be an integer, not ${quote(text)}` };
   const value = Number(text);
-  return Number.isSafeInteger(value)
-    ? value
-    : { problem: `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` };
+  if (Number.isSafeInteger(value)) return value;
+  // Only the side it is beyond: a parameter with a minimum of 1 was never open to -2^53.
+  return value > 0
+    ? { problem: `must be at most ${String(Number.MAX_SAFE_INTEGER)}` }
+    : { problem: `must be at least -${String(Number.MAX_SAFE_INTEGER)}` };
 }
 
 /**

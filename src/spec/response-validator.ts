@@ -85,7 +85,7 @@ export async function createResponseValidator(spec: LoadedSpec): Promise<Respons
 function judge(operation: Operation, response: RecordedResponse): Finding[] {
   const findings: Finding[] = [];
   if (!operation.responses.some((declared) => declared.code === String(response.status))) {
-    const declared = operation.responses.map((r) => r.code).join(', ');
+    const declared = operation.responses.map((r) => r.code).join(', ') || 'none';
     findings.push({
       code: 'status',
       message: `Status ${String(response.status)} is not declared for ${operation.method.toUpperCase()} ${operation.path} (declared: ${declared})`,

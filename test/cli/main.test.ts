@@ -43,6 +43,19 @@ describe('stockmock validate', () => {
     ).toSatisfy((outcome) => outcome !== 0);
   });
 
+  it('counts one bad spec as one invalid file, and says its fixture was not checked', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'stockmock-validate-'));
+    const spec = join(folder, 'openapi.yaml');
+    await writeFile(spec, 'openapi: 3.1.0\ninfo: { title: broken }\npaths: {}\n');
+    const io = memoryIo(folder);
+    const args = ['validate', '--spec', spec, '--fixtures', fixture('duplicate-id.yaml')];
+    expect(await runMain(args, io)).toBe(1);
+    expect(io.out).toContain('1 file is invalid.');
+    expect(io.out).toContain('skip ');
+    expect(io.out).toContain('not checked, the spec is invalid');
+    expect(io.err.split('\n').filter((line) => line.startsWith('FAIL'))).toHaveLength(1);
+  });
+
   it('takes the demo token of each level of an own spec, as serve does', async () => {
     const orders = join(root, 'examples/orders/');
     const io = memoryIo(await mkdtemp(join(tmpdir(), 'stockmock-validate-')));

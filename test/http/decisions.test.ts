@@ -387,6 +387,19 @@ describe('open surface', () => {
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(String(response.headers['access-control-expose-headers'])).toMatch(/WWW-Authenticate/);
   });
+  it('a plain OPTIONS names the methods of its resource in Allow (RFC 9110 §9.3.7)', async () => {
+    for (const [url, allow] of [
+      ['/v1/stock', 'GET, HEAD, OPTIONS'],
+      ['/v1/stock/12?x=1', 'GET, HEAD, OPTIONS'],
+      ['/__stockmock/health', 'GET, HEAD, OPTIONS'],
+    ] as const) {
+      const response = await app.inject({ method: 'OPTIONS', url });
+      expect(response.statusCode, url).toBe(204);
+      expect(response.headers['allow'], url).toBe(allow);
+    }
+    const unknown = await app.inject({ method: 'OPTIONS', url: '/no/such/path' });
+    expect(unknown.headers['allow']).toBeUndefined();
+  });
   it('a preflight is answered on any path, with the methods and the max age', async () => {
     const response = await app.inject({
       method: 'OPTIONS',

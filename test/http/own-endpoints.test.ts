@@ -50,7 +50,7 @@ describe("the server's own endpoints beside the shipped spec's", () => {
   it('answers another method with 405 and Allow', async () => {
     const response = await fetch(`${mock.url}/__stockmock/health`, { method: 'POST' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(response.headers.get('content-type')).toContain('application/problem+json');
   });
 });

@@ -82,6 +82,13 @@ describe('parameters of listStock, read from the spec', () => {
     expect(result.ok).toBe(true);
   });
 
+  it('refuses a page past 2^53 - 1 naming the bound on its own side, not the negative one', () => {
+    const result = listStock({ query: { page: '9007199254740992' }, path: {} });
+    expect(!result.ok && result.issues.map((issue) => issue.message)).toEqual([
+      'must be at most 9007199254740991',
+    ]);
+  });
+
   it('ignores unknown parameters when so configured', () => {
     const result = parserOf('listStock', 'ignore')({ query: { stauts: 'x' }, path: {} });
     expect(result.ok).toBe(true);

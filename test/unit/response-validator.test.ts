@@ -96,3 +96,18 @@ describe('multipleOf a decimal step', () => {
     },
   );
 });
+
+describe('a status the operation does not declare', () => {
+  it('names what is declared, or none, never an empty list', async () => {
+    const validator = await createResponseValidator(
+      await loadSpec(specFile('oas31-type-null.yaml')),
+    );
+    // /thing declares a GET only, and no 405: another method's answer has no declared status.
+    const [finding] = validator.validate('DELETE', '/thing', {
+      status: 405,
+      headers: { 'content-type': 'application/problem+json' },
+      body: {},
+    });
+    expect(finding?.message).toBe('Status 405 is not declared for GET /thing (declared: none)');
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { serveList } from '../helpers/serve-list.ts';
+import { orderValueOf } from '../../src/query/order-value.ts';
 import { createParameterParser } from '../../src/spec/parameter-parser.ts';
 
 describe('a number parameter', () => {
@@ -285,5 +286,22 @@ describe('filters over typed parameters', () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('a date-time bound written with an offset without its colon', () => {
+  it('is read as the instant it names, as with the colon', () => {
+    // 2024-03-20T00:00:00 at UTC+2 is 2024-03-19T22:00:00Z.
+    const instant = Date.UTC(2024, 2, 19, 22, 0, 0);
+    for (const written of [
+      '2024-03-20T00:00:00+02:00',
+      '2024-03-20T00:00:00+0200',
+      '2024-03-20T00:00:00+02',
+      '2024-03-19T22:00:00Z',
+    ]) {
+      expect(orderValueOf(written), written).toBe(instant);
+    }
+    expect(orderValueOf('2024-03-19T20:30:00-0130')).toBe(instant);
+    expect(orderValueOf('2024-03-20T00:00:00+2')).toBeUndefined();
   });
 });

@@ -99,7 +99,7 @@ function chosenCollections(
     const found = declarations.collections.get(name);
     if (found === undefined) {
       throw new UsageError(
-        `fixtures generate: --collection ${name} is not declared by the spec (declared: ${[...declarations.collections.keys()].join(', ')})`,
+        `fixtures generate: --collection ${name} is not declared by the spec (declared: ${[...declarations.collections.keys()].join(', ') || 'none'})`,
       );
     }
     return found;

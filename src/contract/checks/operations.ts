@@ -68,7 +68,7 @@ export function operationChecks(
         }
         if (!declaresStatus(operation.statuses, status)) {
           wrong.push(
-            `Status ${String(status)} is not declared (declared: ${[...operation.statuses].join(', ')})`,
+            `Status ${String(status)} is not declared (declared: ${[...operation.statuses].join(', ') || 'none'})`,
           );
         } else {
           const pathname = operation.path.split('?', 1)[0] ?? operation.path;
@@ -136,7 +136,7 @@ export function writeChecks(
         if (expected !== undefined) wrong.push(expected);
         else if (!declaresStatus(write.statuses, status)) {
           wrong.push(
-            `Status ${String(status)} is not declared (declared: ${[...write.statuses].join(', ')})`,
+            `Status ${String(status)} is not declared (declared: ${[...write.statuses].join(', ') || 'none'})`,
           );
         } else {
           for (const finding of validator().validate(write.method, pathname, exchange.response)) {

@@ -11,6 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { oneByte } from '../../util/one-byte.ts';
+import { allowOf, type ResourceMethods } from '../resource-methods.ts';
 
 export interface CorsOptions {
   /** `*`, or the origins allowed; any other origin gets no Access-Control-Allow-Origin. */
@@ -20,6 +21,8 @@ export interface CorsOptions {
   readonly exposedHeaders: readonly string[];
   /** How long a browser may cache a preflight. */
   readonly maxAgeSeconds: number;
+  /** The resources served, whose methods an OPTIONS names in `Allow` (RFC 9110 §9.3.7). */
+  readonly resources: readonly ResourceMethods[];
 }
 
 export default fp(
@@ -29,6 +32,7 @@ export default fp(
     const exposed = oneByte(options.exposedHeaders.join(', '));
     const methods = oneByte(options.methods.join(', '));
     const maxAge = String(options.maxAgeSeconds);
+    const allowed = allowOf(options.resources);
 
     app.addHook('onRequest', (request, reply, next) => {
       addOriginHeaders(request, reply);
@@ -40,6 +44,8 @@ export default fp(
     app.options('*', (request, reply) => {
       const requested = request.headers['access-control-request-headers'];
       if (requested !== undefined) reply.header('access-control-allow-headers', requested);
+      const allow = allowed(request.url.split('?', 1)[0] ?? '');
+      if (allow !== undefined) reply.header('allow', allow);
       reply
         .code(204)
         .header('access-control-allow-methods', methods)

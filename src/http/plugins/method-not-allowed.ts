@@ -3,27 +3,24 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ProblemError } from '../../problems/problem-error.ts';
 import { PROBLEMS } from '../../problems/problem-types.ts';
-import { pathPattern } from '../../spec/path-pattern.ts';
+import { allowOf, type ResourceMethods } from '../resource-methods.ts';
 
 export interface MethodNotAllowedOptions {
   /** The spec's path templates of the resources (`/v1/stock/{id}`) and the methods each allows. */
-  readonly resources: readonly { readonly path: string; readonly methods: readonly string[] }[];
+  readonly resources: readonly ResourceMethods[];
 }
 
 export default fp(
   (app: FastifyInstance, options: MethodNotAllowedOptions) => {
-    const resources = options.resources.map(({ path, methods }) => ({
-      pattern: pathPattern(path),
-      allow: methods.join(', '),
-    }));
+    const allowed = allowOf(options.resources);
     app.setNotFoundHandler((request) => {
       const path = request.url.split('?', 1)[0] ?? '';
-      const resource = resources.find(({ pattern }) => pattern.test(path));
-      if (resource !== undefined) {
+      const allow = allowed(path);
+      if (allow !== undefined) {
         throw ProblemError.from(
           PROBLEMS.METHOD_NOT_ALLOWED,
-          `${path} supports ${resource.allow}, not ${request.method}.`,
-          { headers: { allow: resource.allow } },
+          `${path} supports ${allow}, not ${request.method}.`,
+          { headers: { allow } },
         );
       }
       throw ProblemError.from(
