@@ -8,7 +8,9 @@ import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import { createQueryEngine, type EngineData, type QueryEngine } from '../query/engine.ts';
 import { applyListRules, labelOrdering, type LabelOrder } from '../query/list-rules.ts';
-import type { Key } from '../query/keys.ts';
+import type { CursorPosition } from '../query/cursor.ts';
+import { firstKeyAbove, type Key } from '../query/keys.ts';
+import type { Slices } from '../query/selection.ts';
 import { paginate } from '../query/paginate.ts';
 import type { SortKey } from '../query/sort.ts';
 import type { Condition, Page, PageRequest } from '../query/query.ts';
@@ -153,6 +155,39 @@ export function requireParents(dataset: Dataset, parents: readonly ParentKey[]):
   }
 }
 
+/**
+ * Where the page after a cursor's item starts in a list: right after the item's place when it
+ * is still there (the list unchanged before it), else, in key order, after the first key above
+ * the item's, wherever items came or went. Undefined where a sorted list lost the item: its
+ * place among the others can no longer be told from its key alone.
+ */
+function startAfter(
+  selection: Slices<number>,
+  records: Collection,
+  after: CursorPosition,
+  keyOrdered: boolean,
+): number | undefined {
+  const position = records.positionOf(after.key);
+  if (position >= 0 && after.index < selection.total) {
+    if (selection.slice(after.index, after.index + 1)[0] === position) return after.index + 1;
+  }
+  if (keyOrdered) {
+    // Positions run in key order: the first entry past every key up to the item's.
+    const above = firstKeyAbove(records.keys, after.key, 'strictly');
+    let low = 0;
+    let high = selection.total;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((selection.slice(middle, middle + 1)[0] ?? 0) < above) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+  if (position < 0) return undefined;
+  const index = selection.slice(0, selection.total).indexOf(position);
+  return index < 0 ? undefined : index + 1;
+}
+
 /** Whether the record at `position` is the parent's: its field holds the parent's key. */
 function holds(records: Collection, position: number, parent: ParentKey): boolean {
   const column = records.column(parent.field);
@@ -235,7 +270,23 @@ export function dataOperations(
           served.collection,
           listRules,
         );
-        return paginate(selection, query.page);
+        const { after, limit } = query.page;
+        if (after === undefined) return paginate(selection, query.page);
+        const keyOrdered = order === undefined && listRules.order === undefined;
+        const start = startAfter(selection, served.collection, after.position, keyOrdered);
+        if (start === undefined) {
+          throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, '1 parameter is invalid.', {
+            errors: [
+              {
+                parameter: after.parameter,
+                in: 'query',
+                message:
+                  'names an item that is gone from this sorted list: start again from the first page',
+              },
+            ],
+          });
+        }
+        return paginate(selection, { start, limit });
       },
       writePage(dataset, page, level) {
         const { collection: records } = dataset.collection(declaration.collection);

@@ -16,6 +16,10 @@ export interface ListAnswerParts {
   readonly pages: number;
   /** The first item's place in the whole list, from 0. */
   readonly offset: number;
+  /** The cursor of the next page; null on the last. */
+  readonly nextCursor: string | null;
+  /** Whether items follow this page. */
+  readonly hasMore: boolean;
 }
 
 export interface EnvelopedAnswer {
@@ -53,6 +57,8 @@ function partText(parts: ListAnswerParts, part: ListPart): string {
       return parts.items;
     case 'links':
       return JSON.stringify(parts.links);
+    case 'nextCursor':
+      return JSON.stringify(parts.nextCursor);
     default:
       return String(parts[part]);
   }

@@ -11,7 +11,8 @@ import {
   type Dataset,
   type ParentKey,
 } from '../dataset/dataset.ts';
-import type { Key } from '../query/keys.ts';
+import { decodeCursor, encodeCursor, listTag } from '../query/cursor.ts';
+import { keyAt, type Key } from '../query/keys.ts';
 import { buildLinks } from '../query/links.ts';
 import { itemAnswerWriter, listAnswerWriter } from './answer-envelope.ts';
 import type { Condition } from '../query/query.ts';
@@ -75,11 +76,15 @@ export function operationHandler(
     case 'item':
     case 'list':
       if (data === undefined) throw new Error(`${declaration.kind}: no data operation`);
-      return data.kind === 'list' ? listHandler(data) : itemHandler(data);
+      return data.kind === 'list' ? listHandler(data, spec.fingerprint) : itemHandler(data);
   }
 }
 
-function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): OperationHandler {
+function listHandler(
+  operation: Extract<DataOperation, { kind: 'list' }>,
+  /** The spec's digest: a cursor of a former spec is refused. */
+  specFingerprint: string,
+): OperationHandler {
   const { filters, envelope, sort, paging, parents } = operation.declaration;
   const answer = listAnswerWriter(envelope);
   const sortFields = new Set(sort?.fields.keys());
@@ -113,16 +118,41 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
       order = keys;
       repeated.push(...queryPairsOf(sort.parameter, asked, sort.shape));
     }
-    const request = pageRequestOf(values, paging);
+    // Links name the collection as the spec does, also when it was asked for with a trailing slash.
+    const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
+    // A cursor is of this list only: its path (parents included), filters, order and spec.
+    const tag =
+      position?.kind === 'cursor'
+        ? listTag([specFingerprint, path, JSON.stringify(repeated), JSON.stringify(order ?? [])])
+        : '';
+    const request = pageRequestOf(values, paging, tag);
     const page = operation.list(context.dataset, { conditions, order, page: request });
     const { total, limit, start } = page;
+    const hasMore = start + page.items.length < total;
+    const last = page.items.at(-1);
+    const nextCursor =
+      position?.kind === 'cursor' && hasMore && last !== undefined
+        ? encodeCursor(tag, {
+            key: keyAt(
+              context.dataset.collection(operation.declaration.collection).collection.keys,
+              last,
+            ),
+            index: start + page.items.length - 1,
+          })
+        : null;
     // The page number as asked (exact up to 2^53, where start / limit is not), or as counted.
     const askedPage = position?.kind === 'page' ? values.get(position.parameter) : undefined;
     const pageNumber =
       typeof askedPage === 'number'
         ? askedPage
         : (position?.kind === 'page' ? position.first : 1) + Math.floor(start / limit);
-    if (start > 0 && start >= total && operation.pastTheEnd === 'not-found') {
+    // A cursor names no page to be past: a list that shrank under it ends, empty.
+    if (
+      start > 0 &&
+      start >= total &&
+      operation.pastTheEnd === 'not-found' &&
+      position?.kind !== 'cursor'
+    ) {
       throw ProblemError.from(
         PROBLEMS.NOT_FOUND,
         position?.kind === 'offset'
@@ -137,8 +167,6 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
         { extensions: { total } },
       );
     }
-    // Links name the collection as the spec does, also when it was asked for with a trailing slash.
-    const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
     const links = buildLinks(
       {
         url: `${context.origin()}${path}`,
@@ -152,6 +180,7 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
             : undefined,
         position,
         encoding: operation.linkEncoding,
+        nextCursor,
       },
       page,
     );
@@ -164,6 +193,8 @@ function listHandler(operation: Extract<DataOperation, { kind: 'list' }>): Opera
       limit,
       pages: page.lastPage,
       offset: start,
+      nextCursor,
+      hasMore,
     });
     return { ...written, type: JSON_TYPE };
   };
@@ -209,6 +240,8 @@ function parentKeysOf(
 function pageRequestOf(
   values: ReadonlyMap<string, ParameterValue>,
   paging: PagingDeclaration,
+  /** The list's tag, which a cursor must carry. */
+  tag: string,
 ): PageRequest {
   const { size, position } = paging;
   if (size === undefined) return { start: 0, limit: undefined };
@@ -217,6 +250,12 @@ function pageRequestOf(
   if (limit < 1) throw invalidParameter(size.parameter ?? '', 'must be at least 1');
   if (position === undefined) return { start: 0, limit };
   const value = values.get(position.parameter);
+  if (position.kind === 'cursor') {
+    if (value === undefined) return { start: 0, limit };
+    const after = decodeCursor(String(value), tag);
+    if (typeof after === 'string') throw invalidParameter(position.parameter, after);
+    return { start: 0, limit, after: { position: after, parameter: position.parameter } };
+  }
   const first = position.kind === 'page' ? position.first : 0;
   const at = typeof value === 'number' ? value : first;
   if (at < first) throw invalidParameter(position.parameter, `must be at least ${String(first)}`);

@@ -3,7 +3,8 @@ import type { Page } from './query.ts';
 
 export interface Links {
   readonly first: string;
-  readonly last: string;
+  /** Null where the list is paged by cursors, which name no last page. */
+  readonly last: string | null;
   readonly prev: string | null;
   readonly next: string | null;
 }
@@ -11,7 +12,8 @@ export interface Links {
 /** Where a page starts, as a list's query names it: a page number, or an item offset. */
 export type PagePosition =
   | { readonly kind: 'page'; readonly parameter: string; readonly first: number }
-  | { readonly kind: 'offset'; readonly parameter: string };
+  | { readonly kind: 'offset'; readonly parameter: string }
+  | { readonly kind: 'cursor'; readonly parameter: string };
 
 /** The request as links must repeat it: the absolute URL of the list, and its filters. */
 export interface LinkTarget {
@@ -28,6 +30,8 @@ export interface LinkTarget {
   readonly position: PagePosition | undefined;
   /** `percent`: values as URI components; `form`: as URLSearchParams writes them. */
   readonly encoding: 'percent' | 'form';
+  /** The next page's cursor, for a list paged by cursors; null on its last page. */
+  readonly nextCursor?: string | null;
 }
 
 /**
@@ -48,6 +52,20 @@ export function buildLinks(target: LinkTarget, page: Page<unknown>): Links {
   if (position === undefined) {
     const self = query === '' ? target.url : `${target.url}?${query}`;
     return { first: self, last: self, prev: null, next: null };
+  }
+  if (position.kind === 'cursor') {
+    // Cursors lead forward only: the first page is the list without one, and no last is named.
+    const first = query === '' ? target.url : `${target.url}?${query}`;
+    const next = target.nextCursor ?? null;
+    return {
+      first,
+      last: null,
+      prev: null,
+      next:
+        next === null
+          ? null
+          : `${target.url}?${query === '' ? '' : `${query}&`}${encode(position.parameter)}=${encode(next)}`,
+    };
   }
   const prefix = `${target.url}?${query === '' ? '' : `${query}&`}${encode(position.parameter)}=`;
   const { start, limit, total } = page;

@@ -1,5 +1,6 @@
 /** @module The shapes the query engine takes and gives. */
 import type { PackedStrings } from '../util/packed-strings.ts';
+import type { CursorPosition } from './cursor.ts';
 import type { Key, KeyColumn } from './keys.ts';
 
 /** A field's values: each distinct one once, as JSON text, and each record's number. */
@@ -48,6 +49,11 @@ export interface PageRequest {
   readonly start: number;
   /** From 1; undefined for the whole list. */
   readonly limit: number | undefined;
+  /**
+   * Where a cursor (given in `parameter`) says the page starts: after this item; then `start`
+   * is not read.
+   */
+  readonly after?: { readonly position: CursorPosition; readonly parameter: string };
 }
 
 /** One page of a filtered, ordered list. */

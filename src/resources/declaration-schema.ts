@@ -83,10 +83,18 @@ const EnvelopeSchema = Type.Union([
   Type.Unsafe<'none'>({ type: 'string', enum: ['none'] }),
   Type.Object(
     Object.fromEntries(
-      ['items', 'links', 'total', 'page', 'limit', 'pages', 'offset', 'item'].map((part) => [
-        part,
-        Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-      ]),
+      [
+        'items',
+        'links',
+        'total',
+        'page',
+        'limit',
+        'pages',
+        'offset',
+        'nextCursor',
+        'hasMore',
+        'item',
+      ].map((part) => [part, Type.Optional(Type.String({ minLength: 1, maxLength: 200 }))]),
     ),
     { additionalProperties: false },
   ),
@@ -117,7 +125,12 @@ export const DataOperationSchema = Type.Object(
       Type.Union([
         Type.Unsafe<'none'>({ type: 'string', enum: ['none'] }),
         Type.Object(
-          { size: Type.Optional(Name), page: Type.Optional(Name), offset: Type.Optional(Name) },
+          {
+            size: Type.Optional(Name),
+            page: Type.Optional(Name),
+            offset: Type.Optional(Name),
+            cursor: Type.Optional(Name),
+          },
           { additionalProperties: false, minProperties: 1 },
         ),
       ]),

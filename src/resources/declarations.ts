@@ -673,20 +673,25 @@ function readPaging(
         `names no query parameter of GET ${context.pathName} that is not a filter or the sort`,
       );
       valid = false;
-    } else if (parameterType(parameter) !== 'integer') {
+    } else if (parameterType(parameter) !== (part === 'cursor' ? 'string' : 'integer')) {
+      // A cursor is opaque text; every other part is a count.
+      const type = part === 'cursor' ? 'a string' : 'an integer';
       context.report(
         where,
-        `the query parameter ${name} ${declared ? 'pages the list' : `reads as the ${PART_WORDS[part]}`}, so it must be an integer${declared ? '' : '; if it is not, declare `paging` (docs/declare-a-resource.md#paging)'}`,
+        `the query parameter ${name} ${declared ? 'pages the list' : `reads as the ${PART_WORDS[part]}`}, so it must be ${type}${declared ? '' : '; if it is not, declare `paging` (docs/declare-a-resource.md#paging)'}`,
       );
       valid = false;
     } else {
       schemas[part] = (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject;
     }
   }
-  if (names.page !== undefined && names.offset !== undefined) {
+  const starts = (['page', 'offset', 'cursor'] as const).filter(
+    (part) => names[part] !== undefined,
+  );
+  if (starts.length > 1) {
     context.report(
       declared ? at : context.at,
-      `a page starts at a page number (${names.page}) or at an offset (${names.offset}), not both: declare \`paging\` with one`,
+      `a page starts at ${starts.map((part) => `${PART_ARTICLES[part]} (${names[part] ?? ''})`).join(' or at ')}: declare \`paging\` with one`,
     );
     valid = false;
   }
@@ -696,7 +701,9 @@ function readPaging(
       ? { kind: 'page', parameter: names.page, first: firstPageOf(schemas.page ?? {}) }
       : names.offset !== undefined
         ? { kind: 'offset', parameter: names.offset }
-        : undefined;
+        : names.cursor !== undefined
+          ? { kind: 'cursor', parameter: names.cursor }
+          : undefined;
   if (names.size === undefined) {
     // A position alone pages by a size the server chooses; neither is the whole list.
     return position === undefined
@@ -709,7 +716,13 @@ function readPaging(
   };
 }
 
-const PART_WORDS = { size: 'page size', page: 'page number', offset: 'offset' } as const;
+const PART_WORDS = {
+  size: 'page size',
+  page: 'page number',
+  offset: 'offset',
+  cursor: 'cursor',
+} as const;
+const PART_ARTICLES = { page: 'a page number', offset: 'an offset', cursor: 'a cursor' } as const;
 
 /** The page size without the parameter: its default, else a usual size within its bounds. */
 function defaultSizeOf(schema: OpenAPIV3_1.SchemaObject): number {

@@ -5,7 +5,17 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 
 /** The parts of a list answer an envelope places. */
-export const LIST_PARTS = ['items', 'links', 'total', 'page', 'limit', 'pages', 'offset'] as const;
+export const LIST_PARTS = [
+  'items',
+  'links',
+  'total',
+  'page',
+  'limit',
+  'pages',
+  'offset',
+  'nextCursor',
+  'hasMore',
+] as const;
 export type ListPart = (typeof LIST_PARTS)[number];
 
 /** A member path: `meta.total` is `['meta', 'total']`. */
@@ -57,6 +67,8 @@ const PART_TYPES: Readonly<Record<Part, readonly [type: string, words: string]>>
   limit: ['integer', 'a number'],
   pages: ['integer', 'a number'],
   offset: ['integer', 'a number'],
+  nextCursor: ['string', 'a string'],
+  hasMore: ['boolean', 'a boolean'],
   item: ['object', 'an object'],
 };
 

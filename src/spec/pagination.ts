@@ -11,8 +11,11 @@
 export const PAGE_PARAMETER = 'page';
 export const LIMIT_PARAMETER = 'limit';
 
-/** The parts a list is paged by: a page size, and where a page starts (a number or an offset). */
-export const PAGING_PARTS = ['size', 'page', 'offset'] as const;
+/**
+ * The parts a list is paged by: a page size, and where a page starts (a number, an offset, or
+ * a cursor the page before gave).
+ */
+export const PAGING_PARTS = ['size', 'page', 'offset', 'cursor'] as const;
 export type PagingPart = (typeof PAGING_PARTS)[number];
 
 /** Each part's usual names, as real APIs write them. */
@@ -31,6 +34,17 @@ export const PAGING_NAMES: Readonly<Record<PagingPart, readonly string[]>> = {
   ],
   page: [PAGE_PARAMETER, 'pageNumber', 'page_number', 'page[number]'],
   offset: ['offset', 'skip', 'start', 'page[offset]'],
+  cursor: [
+    'cursor',
+    'after',
+    'starting_after',
+    'pageToken',
+    'page_token',
+    'page[cursor]',
+    'page[after]',
+    'continuation',
+    'continuationToken',
+  ],
 };
 
 /** The query parameter of each part a list is paged by (none: the list is whole). */

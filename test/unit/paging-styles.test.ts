@@ -260,7 +260,7 @@ describe('a list whose paging cannot be read', () => {
     [
       'a page number and an offset',
       style([integer('page', ''), integer('offset', ''), integer('limit', '')]),
-      'a page starts at a page number (page) or at an offset (offset), not both',
+      'a page starts at a page number (page) or at an offset (offset): declare `paging` with one',
     ],
     [
       'a size that is not an integer',
