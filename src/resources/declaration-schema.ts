@@ -9,6 +9,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { MATCHES, type Match } from '../query/query.ts';
+import { LIST_PARTS } from './envelope.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -83,18 +84,10 @@ const EnvelopeSchema = Type.Union([
   Type.Unsafe<'none'>({ type: 'string', enum: ['none'] }),
   Type.Object(
     Object.fromEntries(
-      [
-        'items',
-        'links',
-        'total',
-        'page',
-        'limit',
-        'pages',
-        'offset',
-        'nextCursor',
-        'hasMore',
-        'item',
-      ].map((part) => [part, Type.Optional(Type.String({ minLength: 1, maxLength: 200 }))]),
+      [...LIST_PARTS, 'item'].map((part) => [
+        part,
+        Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      ]),
     ),
     { additionalProperties: false },
   ),
