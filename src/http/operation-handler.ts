@@ -228,9 +228,13 @@ function keyOf(values: ReadonlyMap<string, ParameterValue>, parameter: string): 
 function parentKeysOf(
   values: ReadonlyMap<string, ParameterValue>,
   parents: readonly ParentDeclaration[],
-): ParentKey[] {
+): readonly ParentKey[] {
+  // Most lists have no parent: no array is made for them on every request.
+  if (parents.length === 0) return NO_PARENTS;
   return parents.map((parent) => ({ ...parent, value: keyOf(values, parent.parameter) }));
 }
+
+const NO_PARENTS: readonly ParentKey[] = [];
 
 /**
  * Where the asked page starts and how many items it holds, from the list's paging parameters
