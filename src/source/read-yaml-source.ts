@@ -87,6 +87,7 @@ export function readYamlSource(
   };
   const limits = judgeValue(value, { aliases: mayAlias });
   let located: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
+  let scans = 0;
   const positioned = () => {
     if (located === undefined) {
       const lineCounter = new LineCounter();
@@ -100,7 +101,14 @@ export function readYamlSource(
     locate(path, part = 'value') {
       const quick = quickLocate(path, part);
       if (quick !== undefined) return quick;
-      const scanned = scanLocation(text, path, part);
+      // Each scan reads the text up to its member: a few issues are placed at once, and a file
+      // with many (a spec of thousands of faults) pays for the tree once instead, where the
+      // tree is affordable.
+      scans += 1;
+      const scanned =
+        located === undefined && (scans <= SCANS_BEFORE_TREE || text.length > LOCATE_BY_LINES_FROM)
+          ? scanLocation(text, path, part)
+          : undefined;
       if (scanned !== undefined) return positionAt(text, scanned);
       const { doc, lineCounter } = positioned();
       const positionOf = (offset: number): Position => {
@@ -295,6 +303,9 @@ function valueOrSyntaxIssues(file: string, text: string, error: unknown): unknow
  * times the load. Smaller files keep `yaml`'s exact answers at no cost that matters.
  */
 const LOCATE_BY_LINES_FROM = 256 * 1024;
+
+/** Issues of one file placed by scanning before `yaml`'s tree is built for the rest. */
+const SCANS_BEFORE_TREE = 32;
 
 /**
  * A syntax fault of a large file: js-yaml's mark says where the parse failed; `yaml` reads the
