@@ -9,7 +9,9 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { queryRules, type ParameterRule } from './oracle/parameter-rules.ts';
 import {
+  FALLBACK_PAGE_SIZE,
   LIMIT_PARAMETER,
+  MAX_ANSWER_ITEMS,
   PAGE_PARAMETER,
   PAGING_PARTS,
   pagingByNames,
@@ -23,6 +25,8 @@ import {
   STOCK,
   type Collection,
   type ListEnvelope,
+  type Id,
+  type ListPaging,
   type PageLimits,
 } from './walk.ts';
 
@@ -74,15 +78,37 @@ interface Served {
   readonly open: boolean;
 }
 
+/**
+ * A path parameter that names a parent of a nested list or item (`/events/{eventId}/tickets`):
+ * the list its keys come from, and the record field that holds it, where the checker knows it.
+ */
+export interface DeclaredParent {
+  readonly parameter: string;
+  /** The parent list's path template: the path before the parameter (`/events`). */
+  readonly list: string;
+  /** The field of each record that holds the parent's key, where declared or named alike. */
+  readonly field: string | undefined;
+  /** The path parameter's schema: a key for an unknown parent must still fit it. */
+  readonly schema: OpenAPIV3_1.SchemaObject;
+}
+
 export interface DeclaredList extends Served {
+  /** `path` is the list's own, with its parents' keys in place (`collection.name`: the template). */
   readonly collection: Collection;
+  /** The parents a nested list is under, outermost first; none for a whole collection. */
+  readonly parents: readonly DeclaredParent[];
+  /** The page size's `maximum` where its schema gives one: a larger size asks for a 4xx. */
+  readonly sizeMaximum: number | undefined;
   readonly filters: readonly DeclaredFilter[];
   readonly sort: DeclaredSort | undefined;
 }
 
 export interface DeclaredItem extends Served {
-  /** The path template: `/v1/warehouses/{id}`. */
+  /** The path: `/v1/warehouses/{id}`, with a nested item's parents' keys in place. */
   readonly path: string;
+  /** The path template, as the spec writes it: in check ids. */
+  readonly template: string;
+  readonly parents: readonly DeclaredParent[];
   /** The path parameter that names the key. */
   readonly parameter: string;
   /** The key parameter's schema: a probe for an unknown key must still fit it. */
@@ -94,6 +120,8 @@ export interface DeclaredItem extends Served {
 /** A list's sort parameter, as the declaration gives it. */
 export interface DeclaredSort {
   readonly parameter: string;
+  /** The parameter's schema: an order it does not take (an `enum`) is not asked for. */
+  readonly schema: OpenAPIV3_1.SchemaObject;
   readonly fields: readonly string[];
   /** The order without the parameter (`-issued_at`), if the declaration gives one. */
   readonly byDefault: string | undefined;
@@ -108,18 +136,21 @@ export interface DeclaredHealth {
 }
 
 /**
- * A declared list or item this checker does not walk yet: a list paged otherwise than by the
- * interface's `page` and `limit`, or one nested under a parent's path parameter.
+ * A declared list or item this checker cannot walk: one nested under a parent whose keys it
+ * cannot learn (no list of the parents is declared, or it is empty).
  */
 export interface UnwalkedList {
   readonly path: string;
-  /** `pages by pageSize (size) and page (page)`, `is nested under eventId`. */
+  /** Why: `is nested under eventId, and no list of /events is declared`. */
   readonly shape: string;
 }
 
 export interface Declared {
+  /** Nested lists have their paths filled with real parents' keys once those are learned. */
   readonly lists: readonly DeclaredList[];
-  /** Lists this checker does not walk yet: they are reported skipped, never judged by `limit`. */
+  /** The parents each nested list was placed under (placeNested); none until then. */
+  readonly nested: readonly NestedPlacement[];
+  /** Lists and items this checker cannot walk: they are reported skipped, with the reason. */
   readonly unwalked: readonly UnwalkedList[];
   readonly items: readonly DeclaredItem[];
   readonly health: readonly DeclaredHealth[];
@@ -127,6 +158,39 @@ export interface Declared {
   readonly interfaceRecords: readonly string[];
   /** Every level a view names, in the order met. */
   readonly levels: readonly string[];
+}
+
+/**
+ * A nested list as placed for the checks: the parents its keys came from, and, for a few of
+ * them, the list's path under each (the first is the list's own `collection.path`).
+ */
+export interface NestedPlacement {
+  readonly list: DeclaredList;
+  /** The nearest parent: the one the sample varies. */
+  readonly parent: DeclaredParent;
+  /** The keys of the parents further out, as the list was placed under them. */
+  readonly outer: ReadonlyMap<string, Id>;
+  /** Every key the parent list gave (an unknown parent is none of them). */
+  readonly parentKeys: readonly Id[];
+  /** A few parents and the list's path under each. */
+  readonly under: readonly { readonly key: Id; readonly path: string }[];
+  /** The nested items of the list's record, with their paths under the first parent. */
+  readonly items: readonly DeclaredItem[];
+}
+
+/**
+ * The list a declared item's keys come from: its own nested list (the longest path it is
+ * under), else a whole collection's list of its record.
+ */
+export function listOfItem(declared: Declared, item: DeclaredItem): DeclaredList | undefined {
+  const same = declared.lists.filter((candidate) => candidate.record === item.record);
+  return (
+    same
+      .filter((candidate) => item.template.startsWith(`${candidate.collection.name}/`))
+      .sort((a, b) => b.collection.name.length - a.collection.name.length)[0] ??
+    same.find((candidate) => candidate.parents.length === 0) ??
+    same[0]
+  );
 }
 
 /** Whether the spec has the interface's stock list, which the interface's checks start from. */
@@ -219,15 +283,28 @@ function readRecords(document: OpenAPIV3_1.Document): Map<string, DeclaredRecord
   return records;
 }
 
-function limitsOf(operation: OpenAPIV3_1.OperationObject): PageLimits {
-  const limit = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)?.find(
-    (parameter) => parameter.name === 'limit' && parameter.in === 'query',
-  );
-  const schema = (limit?.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+/**
+ * A list's page sizes, from its size parameter's schema: its default (else 20 within its bounds,
+ * as docs/declare-a-resource.md says) and its maximum (else the interface's, a size every list
+ * takes). A list without one is answered whole.
+ */
+function limitsOf(paging: ListPaging, rules: readonly ParameterRule[]): PageLimits {
+  const name = paging.kind === 'whole' ? undefined : paging.size;
+  if (name === undefined) return { default: MAX_ANSWER_ITEMS, max: MAX_ANSWER_ITEMS };
+  const schema = rules.find((rule) => rule.name === name)?.schema ?? {};
+  const minimum = typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : 1;
+  const maximum = typeof schema.maximum === 'number' ? Math.floor(schema.maximum) : undefined;
+  const fallback = Math.max(1, minimum, Math.min(FALLBACK_PAGE_SIZE, maximum ?? Infinity));
   return {
-    default: typeof schema.default === 'number' ? schema.default : INTERFACE_LIMITS.default,
-    max: typeof schema.maximum === 'number' ? schema.maximum : INTERFACE_LIMITS.max,
+    default: typeof schema.default === 'number' ? schema.default : fallback,
+    max: maximum ?? INTERFACE_LIMITS.max,
   };
+}
+
+function sizeMaximumOf(paging: ListPaging, rules: readonly ParameterRule[]): number | undefined {
+  const name = paging.kind === 'whole' ? undefined : paging.size;
+  const maximum = rules.find((rule) => rule.name === name)?.schema.maximum;
+  return typeof maximum === 'number' ? maximum : undefined;
 }
 
 function readFilters(value: unknown, rules: readonly ParameterRule[]): DeclaredFilter[] {
@@ -256,7 +333,7 @@ function readEnvelope(value: unknown): ListEnvelope {
   const path = (part: string): readonly string[] | undefined =>
     typeof value[part] === 'string' ? value[part].split('.') : undefined;
   const parts = Object.fromEntries(
-    (['links', ...ENVELOPE_NUMBERS] as const).flatMap((part) => {
+    (['links', 'nextCursor', 'hasMore', ...ENVELOPE_NUMBERS] as const).flatMap((part) => {
       const found = path(part);
       return found === undefined ? [] : [[part, found]];
     }),
@@ -264,10 +341,12 @@ function readEnvelope(value: unknown): ListEnvelope {
   return { kind: 'object', items: value['items'].split('.'), ...parts };
 }
 
-function readSort(value: unknown): DeclaredSort | undefined {
+function readSort(value: unknown, rules: readonly ParameterRule[]): DeclaredSort | undefined {
   if (!isObject(value) || typeof value['parameter'] !== 'string') return undefined;
+  const parameter = value['parameter'];
   return {
-    parameter: value['parameter'],
+    parameter,
+    schema: rules.find((rule) => rule.name === parameter)?.schema ?? {},
     fields: strings(value['fields']),
     byDefault: typeof value['default'] === 'string' ? value['default'] : undefined,
   };
@@ -316,23 +395,26 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
       continue;
     }
     const open = (operation.security ?? document.security ?? []).length === 0;
-    const parents = [...path.matchAll(/\{([^}]+)\}/g)]
-      .map((match) => match[1] ?? '')
-      .filter((name) => name !== declaration['item']);
-    if (parents.length > 0) {
-      unwalked.push({ path, shape: `is nested under ${parents.join(' and ')}` });
-      continue;
-    }
-    if (typeof declaration['item'] === 'string') {
-      const parameter = declaration['item'];
-      const keyParameter = (operation.parameters as OpenAPIV3_1.ParameterObject[] | undefined)
-        ?.concat((pathItem?.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
-        .find((candidate) => candidate.in === 'path' && candidate.name === parameter);
-      const keySchema = (keyParameter?.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+    const rules = queryRules(document, path);
+    const item = typeof declaration['item'] === 'string' ? declaration['item'] : undefined;
+    const pathParameters = ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
+      .concat((pathItem?.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
+      .filter((candidate) => candidate.in === 'path');
+    const schemaOf = (name: string) =>
+      (pathParameters.find((candidate) => candidate.name === name)?.schema ??
+        {}) as OpenAPIV3_1.SchemaObject;
+    const parents = parentsOf(path, item, declaration, record).map((parent) => ({
+      ...parent,
+      schema: schemaOf(parent.parameter),
+    }));
+    if (item !== undefined) {
+      const keySchema = schemaOf(item);
       const envelope = declaration['envelope'];
       items.push({
         path,
-        parameter,
+        template: path,
+        parents,
+        parameter: item,
         record,
         views,
         open,
@@ -346,12 +428,9 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
       });
       continue;
     }
-    const filters = readFilters(declaration['filters'], queryRules(document, path));
-    const paging = otherPaging(declaration, queryRules(document, path));
-    if (paging !== undefined) {
-      unwalked.push({ path, shape: `pages by ${paging}` });
-      continue;
-    }
+    const filters = readFilters(declaration['filters'], rules);
+    const envelope = readEnvelope(declaration['envelope']);
+    const paging = readPaging(declaration, rules, envelope);
     const label =
       record.label === undefined
         ? undefined
@@ -362,20 +441,24 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
         path,
         idKey: keyMember(views, record.key),
         ...(label === undefined ? {} : { labelFilter: label.parameter, labelSchema: label.schema }),
-        limits: limitsOf(operation),
+        limits: limitsOf(paging, rules),
         origin: 'declared',
         keyType: record.keyType,
-        envelope: readEnvelope(declaration['envelope']),
+        envelope,
+        paging,
       },
+      parents,
+      sizeMaximum: sizeMaximumOf(paging, rules),
       record,
       views,
       open,
       filters,
-      sort: readSort(declaration['sort']),
+      sort: readSort(declaration['sort'], rules),
     });
   }
   return {
     lists,
+    nested: [],
     unwalked,
     items,
     health,
@@ -385,13 +468,17 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
 }
 
 /**
- * How a declared list is paged where that is not by the interface's `page` and `limit`: as its
- * `paging` names it, or as the names of its query parameters that no filter and no sort claims
- * say (spec/pagination.ts, the one reading of those names).
+ * How a declared list is paged: as its `paging` names it, or as the names of its query
+ * parameters that no filter and no sort claims say (spec/pagination.ts, the one reading of those
+ * names). The interface's `page` and `limit` are walked by the links where the answer has them.
  */
-function otherPaging(declaration: Json, rules: readonly ParameterRule[]): string | undefined {
+function readPaging(
+  declaration: Json,
+  rules: readonly ParameterRule[],
+  envelope: ListEnvelope,
+): ListPaging {
   const paging = declaration['paging'];
-  if (paging === 'none') return 'no paging parameter (the whole list)';
+  if (paging === 'none') return { kind: 'whole' };
   let names: PagingNames;
   if (isObject(paging)) {
     names = Object.fromEntries(
@@ -407,16 +494,49 @@ function otherPaging(declaration: Json, rules: readonly ParameterRule[]): string
       .filter((name) => !filters.includes(name) && name !== sort);
     names = pagingByNames(free).found;
   }
-  if (
-    names.page === PAGE_PARAMETER &&
-    names.size === LIMIT_PARAMETER &&
-    names.offset === undefined
-  ) {
-    return undefined;
+  const { size, page, offset, cursor } = names;
+  if (cursor !== undefined) return { kind: 'cursor', cursor, size };
+  if (page !== undefined) {
+    const linked = envelope.kind === 'none' || envelope.links !== undefined;
+    if (page === PAGE_PARAMETER && size === LIMIT_PARAMETER && linked) {
+      return { kind: 'links', size };
+    }
+    const schema = rules.find((rule) => rule.name === page)?.schema ?? {};
+    const first =
+      typeof schema.minimum === 'number'
+        ? schema.minimum <= 0
+          ? 0
+          : 1
+        : schema.default === 0
+          ? 0
+          : 1;
+    return { kind: 'number', page, first, size };
   }
-  const named = PAGING_PARTS.flatMap((part) => {
-    const name = names[part];
-    return name === undefined ? [] : [`${name} (${part})`];
+  if (offset !== undefined) return { kind: 'offset', offset, size };
+  return size === undefined ? { kind: 'whole' } : { kind: 'first-page', size };
+}
+
+/**
+ * The parents a nested path names: each path parameter but the item's key, with the list its
+ * keys come from (the path before it) and the field that holds it: the one `parents` names, else
+ * a field of the parameter's name, compared without case and separators (`eventId`, `event_id`).
+ */
+function parentsOf(
+  path: string,
+  item: string | undefined,
+  declaration: Json,
+  record: DeclaredRecord,
+): Omit<DeclaredParent, 'schema'>[] {
+  const declared = isObject(declaration['parents']) ? declaration['parents'] : {};
+  const loose = (name: string) => name.toLowerCase().replace(/[-_.]/g, '');
+  return [...path.matchAll(/\{([^}]+)\}/g)].flatMap((match) => {
+    const parameter = match[1] ?? '';
+    if (parameter === item) return [];
+    const named = declared[parameter];
+    const field =
+      typeof named === 'string'
+        ? named
+        : [...record.fields].find((candidate) => loose(candidate) === loose(parameter));
+    return [{ parameter, list: path.slice(0, match.index).replace(/\/$/, ''), field }];
   });
-  return named.length === 0 ? 'no paging parameter (the whole list)' : named.join(' and ');
 }

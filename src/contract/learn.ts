@@ -5,7 +5,9 @@ import { tallyReading, type ReadingTally } from './reading.ts';
 import { levelName, type Credentials, type Holder, type TokenLevel } from './target-client.ts';
 import {
   idOf,
+  pagesOf,
   PRODUCTS,
+  sized,
   STOCK,
   withQuery,
   type Item,
@@ -79,9 +81,10 @@ async function learnDeclared(
 ): Promise<LearnedList> {
   const readers = readersOf(list, holders);
   const byLevel = new Map<string, readonly Item[]>();
-  const path = withQuery(list.collection.path, { limit: list.collection.limits.max });
+  const { collection } = list;
+  const path = withQuery(collection.path, sized(collection, collection.limits.max));
   for (const reader of readers) {
-    const walked = await walk(path, reader, { envelope: list.collection.envelope });
+    const walked = await walk(path, reader, pagesOf(collection));
     failures.push(...walked.failures);
     byLevel.set(readerName(reader), walked.items);
   }

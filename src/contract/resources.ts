@@ -4,11 +4,12 @@
  * item the spec declares, each with a level that may read it.
  */
 import type { ExampleOperation } from './operations.ts';
-import type { Declared } from './declared.ts';
+import { listOfItem, type Declared } from './declared.ts';
 import { readersOf, type Learned } from './learn.ts';
 import type { Credentials, Holder, TokenLevel } from './target-client.ts';
 import { unknownKey } from './unknown-key.ts';
-import { COLLECTIONS, idOf, type Id } from './walk.ts';
+import { COLLECTIONS, idOf, withQuery, type Id } from './walk.ts';
+import { LIMIT_PARAMETER } from '../spec/pagination.ts';
 
 export interface Resource {
   readonly path: string;
@@ -22,6 +23,14 @@ export interface Resource {
   readonly needsToken: boolean;
   /** For an item: the path of a key that no record has. */
   readonly unknown?: string;
+  /** For a list: the query parameter of its page size, where it takes one. */
+  readonly sizeParameter?: string;
+}
+
+/** A list's path asking for a page of `size` items, where it takes a page size. */
+export function pageOfSize(resource: Resource, size: number): string {
+  const name = resource.sizeParameter;
+  return name === undefined ? resource.path : withQuery(resource.path, { [name]: size });
 }
 
 export function resourcesOf(
@@ -41,7 +50,12 @@ export function resourcesOf(
     const unknown = unknownKey(learned.ids) ?? 1;
     for (const collection of COLLECTIONS) {
       const common = { as: at.primary, readers: at.levels, needsToken: true };
-      resources.push({ path: collection.path, kind: 'list', ...common });
+      resources.push({
+        path: collection.path,
+        kind: 'list',
+        ...common,
+        sizeParameter: LIMIT_PARAMETER,
+      });
       resources.push({
         path: `${collection.path}/${String(id ?? 1)}`,
         kind: 'item',
@@ -55,12 +69,21 @@ export function resourcesOf(
     if (seen?.holder === undefined) continue;
     const readers = readersOf(list, at.holders);
     const common = { as: seen.holder, readers, needsToken: !list.open };
-    resources.push({ path: list.collection.path, kind: 'list', ...common });
+    const { paging } = list.collection;
+    const sizeParameter = paging.kind === 'whole' ? undefined : paging.size;
+    resources.push({
+      path: list.collection.path,
+      kind: 'list',
+      ...common,
+      ...(sizeParameter === undefined ? {} : { sizeParameter }),
+    });
     const keys = seen.items.flatMap((item) => {
       const key = idOf(list.collection, item);
       return key === undefined ? [] : [key];
     });
-    for (const item of declared.items.filter((candidate) => candidate.record === list.record)) {
+    for (const item of declared.items.filter(
+      (candidate) => listOfItem(declared, candidate) === list,
+    )) {
       const [key] = keys;
       if (key === undefined) continue;
       const pathOf = (value: Id) =>

@@ -35,9 +35,10 @@ import {
   type TargetClient,
   type TokenLevel,
 } from './target-client.ts';
+import { placeNested } from './nested.ts';
 import { resourcesOf } from './resources.ts';
 import type { RunLimits } from './run-limits.ts';
-import { STOCK, walk, type Walk, type WalkOptions } from './walk.ts';
+import { sized, STOCK, walk, withQuery, type Walk, type WalkOptions } from './walk.ts';
 
 export interface ContractOptions {
   readonly baseUrl: string;
@@ -236,9 +237,14 @@ export async function runContract(options: ContractOptions): Promise<Report> {
 
   const levels = TOKEN_LEVELS.filter((tokenLevel) => Object.hasOwn(options.tokens, tokenLevel));
   const holders = Object.keys(options.tokens).map(holderOf);
-  const declared = readDeclared(options.spec.dereferenced);
   const interfaceServed = servesInterface(options.spec);
-  await refuseUnusable(client, options.baseUrl, { levels, holders, declared, interfaceServed });
+  const unplaced = readDeclared(options.spec.dereferenced);
+  await refuseUnusable(client, options.baseUrl, {
+    levels,
+    holders,
+    declared: unplaced,
+    interfaceServed,
+  });
 
   // A walk asked for twice in a run (a links check and its stand-in twin) is made once.
   const walks = new Map<string, Promise<Walk>>();
@@ -252,6 +258,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     return walked;
   };
 
+  const declared = await placeNested(unplaced, memoWalk, holders);
   const primary: TokenLevel = levels.includes('quantity') ? 'quantity' : 'status';
   const learned = await learn(
     memoWalk,
@@ -383,29 +390,31 @@ async function refuseUnusable(
   baseUrl: string,
   { levels, holders, declared, interfaceServed }: Usable,
 ): Promise<void> {
-  const firstList = interfaceServed ? STOCK.path : declared.lists[0]?.collection.path;
+  // Nested lists are not placed yet: their paths still name their parents' parameters.
+  const whole = declared.lists.filter((list) => list.parents.length === 0);
+  const firstList = interfaceServed ? STOCK.path : whole[0]?.collection.path;
   const probe = await client.request({ path: firstList ?? '/', as: 'none' });
   if (probe.kind === 'no-response') {
     throw new TargetUnusable(baseUrl, probe.reason.replace(/^connection failed \((.*)\)$/, '$1'));
   }
   const refused: string[] = [];
   const tried = new Set<string>();
-  const trial = async (path: string, as: Holder) => {
+  const trial = async (path: string, as: Holder, query: Readonly<Record<string, number>>) => {
     tried.add(levelName(as));
-    const answer = await client.request({ path: `${path}?limit=1`, as });
+    const answer = await client.request({ path: withQuery(path, query), as });
     if (answer.kind === 'no-response') throw new TargetUnusable(baseUrl, answer.reason);
     const { status } = answer.response;
     if (status === 401 || status === 403) {
       refused.push(`the ${levelName(as)} token (${String(status)}) on GET ${path}`);
     }
   };
-  if (interfaceServed) for (const level of levels) await trial(STOCK.path, level);
+  if (interfaceServed) for (const level of levels) await trial(STOCK.path, level, sized(STOCK, 1));
   for (const holder of holders) {
     if (tried.has(levelName(holder))) continue;
-    const list = declared.lists.find((candidate) =>
-      readersOf(candidate, [holder]).includes(holder),
-    );
-    if (list !== undefined) await trial(list.collection.path, holder);
+    const list = whole.find((candidate) => readersOf(candidate, [holder]).includes(holder));
+    if (list !== undefined) {
+      await trial(list.collection.path, holder, sized(list.collection, 1));
+    }
   }
   if (refused.length > 0) {
     throw new TargetUnusable(baseUrl, `it refuses ${refused.join(' and ')}`);

@@ -4,6 +4,7 @@ import type { Failure } from './check.ts';
 import { failureOf } from './describe-exchange.ts';
 import { linksOfHeader } from './oracle/link-header.ts';
 import type { Credentials, Exchange, TargetClient } from './target-client.ts';
+import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../spec/pagination.ts';
 
 /** An item's id: an integer, or a string where the spec keys a collection by strings. */
 export type Id = number | string;
@@ -21,8 +22,34 @@ export type ListEnvelope =
       readonly kind: 'object';
       readonly items: readonly string[];
       readonly links?: readonly string[];
+      /** Where a cursor-paged list puts the next page's cursor, and whether there is one. */
+      readonly nextCursor?: readonly string[];
+      readonly hasMore?: readonly string[];
     } & { readonly [part in EnvelopeNumber]?: readonly string[] })
   | { readonly kind: 'none' };
+
+/**
+ * How a list's pages are asked for. `links`: the interface's `page` and `limit`, each page
+ * leading to the next by its links. The others as their clients page them: by a page number
+ * (counted from `first`), by the first item's place, by the cursor each page gives, or not at
+ * all (`whole`; `first-page`: a size and nothing to go on with). `size` is the page size's query
+ * parameter, if the list has one.
+ */
+export type ListPaging =
+  | { readonly kind: 'links'; readonly size: string }
+  | {
+      readonly kind: 'number';
+      readonly page: string;
+      readonly first: number;
+      readonly size: string | undefined;
+    }
+  | { readonly kind: 'offset'; readonly offset: string; readonly size: string | undefined }
+  | { readonly kind: 'cursor'; readonly cursor: string; readonly size: string | undefined }
+  | { readonly kind: 'first-page'; readonly size: string }
+  | { readonly kind: 'whole' };
+
+/** The interface's paging: `page` and `limit`, and the links of each page. */
+export const INTERFACE_PAGING: ListPaging = { kind: 'links', size: 'limit' };
 
 export const INTERFACE_ENVELOPE: ListEnvelope = {
   kind: 'object',
@@ -58,6 +85,19 @@ export interface Collection {
   /** What the ids are: integers (also as strings of digits), or any strings. */
   readonly keyType: 'integer' | 'string';
   readonly envelope: ListEnvelope;
+  readonly paging: ListPaging;
+}
+
+/** The query that asks `collection` for pages of `size` items; none where it takes no size. */
+export function sized(collection: Collection, size: number): Readonly<Record<string, number>> {
+  const { paging } = collection;
+  const name = paging.kind === 'whole' ? undefined : paging.size;
+  return name === undefined ? {} : { [name]: size };
+}
+
+/** What a walk of `collection` needs to know of its pages. */
+export function pagesOf(collection: Collection): Pick<WalkOptions, 'envelope' | 'paging'> {
+  return { envelope: collection.envelope, paging: collection.paging };
 }
 
 export const STOCK: Collection = {
@@ -69,6 +109,7 @@ export const STOCK: Collection = {
   origin: 'interface',
   keyType: 'integer',
   envelope: INTERFACE_ENVELOPE,
+  paging: INTERFACE_PAGING,
 };
 export const PRODUCTS: Collection = {
   name: 'products',
@@ -79,6 +120,7 @@ export const PRODUCTS: Collection = {
   origin: 'interface',
   keyType: 'integer',
   envelope: INTERFACE_ENVELOPE,
+  paging: INTERFACE_PAGING,
 };
 export const COLLECTIONS = [STOCK, PRODUCTS] as const;
 
@@ -248,6 +290,11 @@ export interface WalkOptions {
   readonly maxItems?: number;
   /** How the list's pages hold their parts (the interface's `{data, links}` unless told). */
   readonly envelope?: ListEnvelope;
+  /**
+   * How the list's pages are asked for; unless told, by their links, or by `page` where the
+   * envelope places no links.
+   */
+  readonly paging?: ListPaging;
   /** Stop after this many pages (MAX_PAGES unless told). */
   readonly maxPages?: number;
 }
@@ -261,12 +308,13 @@ export interface PagesWalked {
 }
 
 /**
- * Requests `path` and follows `links.next` until it is null, a page fails, or a link repeats.
- * A page after the first that is empty means `next` was not null at the end of the list.
+ * Requests `path` and follows the list to its end: by `links.next` until it is null, a page
+ * fails, or a link repeats (a page after the first that is empty means `next` was not null at
+ * the end of the list); by the cursor each page gives, the same way; or by page number or
+ * offset, as the list's clients page.
  *
- * An envelope that places no links (`{items, total}`) is walked by page number, as its clients
- * page: `page=2`, `page=3`, … until a page holds fewer items than the first, or the declared
- * total is reached. There an empty page ends the list without fault: a client cannot know the
+ * A list paged by number or offset ends at a page that holds fewer items than the first, or at
+ * the declared total. There an empty page ends the list without fault: a client cannot know the
  * last page was full.
  */
 export async function walk(
@@ -281,6 +329,112 @@ export async function walk(
     return undefined;
   });
   return { ...walked, pages, items: pages.flatMap((page) => page.data) };
+}
+
+/** The paging of a walk that was not told one: the interface's links, or page numbers. */
+function pagingOf(options: WalkOptions): ListPaging {
+  if (options.paging !== undefined) return options.paging;
+  return options.envelope?.kind === 'object' && options.envelope.links === undefined
+    ? { kind: 'number', page: PAGE_PARAMETER, first: 1, size: LIMIT_PARAMETER }
+    : INTERFACE_PAGING;
+}
+
+/** What the walk does after a page: ask for the next one, stop there, or stop failing. */
+type Step =
+  | { readonly kind: 'next'; readonly path: string }
+  | { readonly kind: 'end' }
+  | { readonly kind: 'fail'; readonly failure: Failure };
+
+const END: Step = { kind: 'end' };
+
+/**
+ * How a walk reads each page: whether it names the next by a link or a cursor (then an empty
+ * page after the first is a fault), and the step after it.
+ */
+interface Pager {
+  /** The way on is read from the answer: a `next` that leads to an empty page misled. */
+  readonly linked: boolean;
+  /** `links.next`, `next_cursor`: in messages. */
+  readonly way: string;
+  after(page: ListPage, walked: { readonly pages: number; readonly items: number }): Step;
+}
+
+function pagerOf(
+  client: TargetClient,
+  path: string,
+  paging: ListPaging,
+  envelope: ListEnvelope | undefined,
+  firstPage: () => ListPage | undefined,
+): Pager {
+  const byLinks: Pager = {
+    linked: true,
+    way: 'links.next',
+    after(page) {
+      if (page.links.next === null) return END;
+      const followed = followable(client, 'next', page.links.next, page);
+      return typeof followed === 'string'
+        ? { kind: 'next', path: followed }
+        : { kind: 'fail', failure: followed };
+    },
+  };
+  const cursorAt = envelope?.kind === 'object' ? envelope.nextCursor : undefined;
+  switch (paging.kind) {
+    case 'links':
+      return byLinks;
+    case 'whole':
+    case 'first-page':
+      return { linked: false, way: 'no next page', after: () => END };
+    case 'number':
+    case 'offset':
+      return {
+        linked: false,
+        way: paging.kind === 'number' ? paging.page : paging.offset,
+        after(page, walked) {
+          const first = firstPage();
+          if (first === undefined || isLastByNumber(page, first, walked.items)) return END;
+          return paging.kind === 'number'
+            ? { kind: 'next', path: withParameter(path, paging.page, paging.first + walked.pages) }
+            : { kind: 'next', path: withParameter(path, paging.offset, walked.items) };
+        },
+      };
+    case 'cursor':
+      if (cursorAt === undefined) return byLinks;
+      return {
+        linked: true,
+        way: cursorAt.join('.'),
+        after(page) {
+          const body = page.exchange.kind === 'response' ? page.exchange.response.body : undefined;
+          const cursor = memberAt(body, cursorAt);
+          const more =
+            envelope?.kind === 'object' && envelope.hasMore !== undefined
+              ? memberAt(body, envelope.hasMore)
+              : undefined;
+          if (cursor === null || cursor === undefined || cursor === '' || more === false) {
+            return more === true
+              ? {
+                  kind: 'fail',
+                  failure: failureOf(
+                    page.exchange,
+                    `The page says it has more but gives no ${cursorAt.join('.')} to go on with`,
+                    `a cursor in ${cursorAt.join('.')}, or ${envelope?.kind === 'object' ? (envelope.hasMore?.join('.') ?? '') : ''} false`,
+                  ),
+                }
+              : END;
+          }
+          if (typeof cursor !== 'string') {
+            return {
+              kind: 'fail',
+              failure: failureOf(
+                page.exchange,
+                `${cursorAt.join('.')} is not a string: ${JSON.stringify(cursor)}`,
+                'a cursor string, or null on the last page',
+              ),
+            };
+          }
+          return { kind: 'next', path: withParameter(path, paging.cursor, cursor) };
+        },
+      };
+  }
 }
 
 /**
@@ -304,18 +458,18 @@ export async function walkPages(
   let items = 0;
   let complete = true;
   let next = path;
-  const byNumber = options.envelope?.kind === 'object' && options.envelope.links === undefined;
+  const paging = pagingOf(options);
+  const pager = pagerOf(client, path, paging, options.envelope, () => first);
   for (;;) {
     if (seen.has(next)) {
-      const message = `links.next leads back to a page already visited: ${next}`;
+      const message = `${pager.way} leads back to a page already visited: ${next}`;
       failures.push(last === undefined ? { message } : failureOf(last.exchange, message));
       break;
     }
     if (pages >= maxPages) {
       // A list that says it is this long is not at fault for it; one that said less is. A list
-      // paged by number, without links, ends at its total or at a short page: it never said
-      // less than what was walked.
-      if (byNumber || lastPageOf(first) > maxPages) complete = false;
+      // paged otherwise than by links never said how long it is.
+      if (paging.kind !== 'links' || lastPageOf(first) > maxPages) complete = false;
       else {
         const message = `links.next did not end after ${String(maxPages)} pages`;
         failures.push(last === undefined ? { message } : failureOf(last.exchange, message));
@@ -328,33 +482,19 @@ export async function walkPages(
       failures.push(page);
       break;
     }
-    if (byNumber) {
-      const fault =
-        first === undefined || last === undefined
-          ? undefined
-          : pageNumberFault(page, pages, first, last);
+    if (!pager.linked && first !== undefined && last !== undefined) {
+      const fault = pageNumberFault(page, pages, first, last, pager.way);
       if (fault !== undefined) {
         failures.push(fault);
         break;
       }
-      first ??= page;
-      last = page;
-      pages += 1;
-      items += page.data.length;
-      if (onPage(page) === 'stop') {
-        complete = false;
-        break;
-      }
-      if (isLastByNumber(page, first, items)) break;
-      next = withPage(path, pages + 1);
-      continue;
     }
-    if (pages > 0 && page.data.length === 0) {
+    if (pager.linked && pages > 0 && page.data.length === 0) {
       failures.push(
         failureOf(
           page.exchange,
-          'links.next of the page before led to an empty page: it was not null at the end of the list',
-          'next null on the page that holds the last item',
+          `${pager.way} of the page before led to an empty page: it was not null at the end of the list`,
+          `${pager.way} null on the page that holds the last item`,
         ),
       );
       // The list has ended: a `next` that goes on from an empty page leads only to more.
@@ -379,19 +519,28 @@ export async function walkPages(
       );
       break;
     }
-    if (page.links.next === null) break;
-    const followed = followable(client, 'next', page.links.next, page);
-    if (typeof followed !== 'string') {
-      failures.push(followed);
+    const step = pager.after(page, { pages, items });
+    if (step.kind === 'end') {
+      if (paging.kind === 'first-page' && page.data.length > 0) complete = isShort(page, paging);
       break;
     }
-    next = followed;
+    if (step.kind === 'fail') {
+      failures.push(step.failure);
+      break;
+    }
+    next = step.path;
   }
   return { failures, complete, items };
 }
 
+/** Whether a first page without a way on is the whole list: it holds fewer than it was asked. */
+function isShort(page: ListPage, paging: { readonly size: string }): boolean {
+  const asked = Number(queryParameter(page.exchange.url, page, paging.size));
+  return Number.isSafeInteger(asked) && page.data.length < asked;
+}
+
 /**
- * Why a page asked for by number is wrong: the same items as the page before (the `page`
+ * Why a page asked for by number or offset is wrong: the same items as the page before (the
  * parameter was not read), or more items than the first page held.
  */
 function pageNumberFault(
@@ -399,6 +548,7 @@ function pageNumberFault(
   before: number,
   first: ListPage,
   last: ListPage,
+  parameter: string,
 ): Failure | undefined {
   if (page.data.length > first.data.length) {
     return failureOf(
@@ -410,7 +560,7 @@ function pageNumberFault(
   if (page.data.length > 0 && JSON.stringify(page.data) === JSON.stringify(last.data)) {
     return failureOf(
       page.exchange,
-      `Page ${String(before + 1)} repeats page ${String(before)}: the page parameter was not followed`,
+      `Page ${String(before + 1)} repeats page ${String(before)}: the ${parameter} parameter was not followed`,
       'the next items of the list',
     );
   }
@@ -425,11 +575,12 @@ function isLastByNumber(page: ListPage, first: ListPage, items: number): boolean
   return typeof total === 'number' && items >= total;
 }
 
-/** The path with its `page` query parameter set, others kept as they were written. */
-function withPage(path: string, page: number): string {
+/** The path with one query parameter set, the others kept as they were written. */
+export function withParameter(path: string, name: string, value: string | number): string {
   const [base = '', query = ''] = path.split('?', 2);
-  const kept = query.split('&').filter((pair) => pair !== '' && !pair.startsWith('page='));
-  return `${base}?${[...kept, `page=${String(page)}`].join('&')}`;
+  const written = `${encodeURIComponent(name)}=`;
+  const kept = query.split('&').filter((pair) => pair !== '' && !pair.startsWith(written));
+  return `${base}?${[...kept, `${written}${encodeURIComponent(String(value))}`].join('&')}`;
 }
 
 /**

@@ -20,16 +20,30 @@ import {
   type DeclaredRecord,
   type DeclaredView,
   type UnwalkedList,
+  listOfItem,
 } from '../declared.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
+import { guarded, sourceOf } from './declared-guard.ts';
 import { readerName, readersOf } from '../learn.ts';
 import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
 import { instantsOf } from '../oracle/instants.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
-import { memberAt, idOf, idsNotIn, someIds, type Item, type Id } from '../walk.ts';
+import {
+  memberAt,
+  idOf,
+  idsNotIn,
+  sized,
+  someIds,
+  withQuery,
+  type Item,
+  type Id,
+} from '../walk.ts';
 import { bothApply, exactly, nameChecksOf, smallPage, walkFiltered } from './filters.ts';
 import { paginationChecksOf, type Sublist } from './pagination.ts';
+import { pagingChecksOf } from './paging-shapes.ts';
+import { nestedChecksOf } from './nested.ts';
+import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../../spec/pagination.ts';
 import { sortChecksOf } from './sorting.ts';
 import { envelopeNumbersCheck } from './envelope-numbers.ts';
 import { challengeFinding } from './http-rules.ts';
@@ -37,28 +51,6 @@ import { sample } from './single-item.ts';
 import { unknownKey } from '../unknown-key.ts';
 
 /** Where a declared list's checks take their rule from. */
-function sourceOf(path: string, what: string): string {
-  return `the spec: ${path}, x-stockmock ${what}`;
-}
-
-/** Why a declared list cannot be read: no token for a level its views name. */
-function noReader(context: CheckContext, list: DeclaredList): string | undefined {
-  if (context.learned.declared.get(list.collection.path)?.holder !== undefined) return undefined;
-  const levels = list.views.kind === 'per-level' ? [...list.views.byLevel.keys()] : ['any level'];
-  return `needs a token of a level ${list.collection.path} has a view for: ${levels.join(' or ')} (--token ${levels[0] ?? 'LEVEL'}=TOKEN)`;
-}
-
-/** A check of a declared list, skipped with the reason while no token can read the list. */
-function guarded(check: Check, list: DeclaredList): Check {
-  return {
-    ...check,
-    async run(context) {
-      const why = noReader(context, list);
-      return why === undefined ? check.run(context) : { failures: [], skipped: why };
-    },
-  };
-}
-
 // ---- filters by match kind --------------------------------------------------------------------
 
 /** Whether a served value passes a filter written as `text`, by every correct reading. */
@@ -266,7 +258,7 @@ function fieldSeen(
 function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
   const { path } = list.collection;
   return {
-    id: `filters.${path}.${filter.parameter}`,
+    id: `filters.${list.collection.name}.${filter.parameter}`,
     title: `${path}?${filter.parameter}=…: the items whose ${filter.field} ${MATCH_WORDS[filter.match]}`,
     level: 'interface',
     source: sourceOf(path, `filters (${filter.parameter}: ${filter.match})`),
@@ -375,7 +367,7 @@ async function anyOfFailures(
 function containsCase(list: DeclaredList, filter: DeclaredFilter): Check {
   const { path } = list.collection;
   return {
-    id: `filters.${path}.${filter.parameter}-case`,
+    id: `filters.${list.collection.name}.${filter.parameter}-case`,
     title: `${path}?${filter.parameter}=…: the stand-in's case rule (case-insensitive with Unicode case folding, unless it matches case)`,
     level: 'stand-in',
     source: sourceOf(
@@ -475,7 +467,7 @@ function keepsBoth(
 function combinedCheck(list: DeclaredList): Check {
   const { path } = list.collection;
   return {
-    id: `filters.${path}.combined`,
+    id: `filters.${list.collection.name}.combined`,
     title: `${path} with two filters at once: the items both keep, on every page`,
     level: 'interface',
     source: sourceOf(path, 'filters (all apply together)'),
@@ -635,7 +627,7 @@ function viewFailures(
 function viewsCheck(list: DeclaredList): Check {
   const { path } = list.collection;
   return {
-    id: `views.${path}`,
+    id: `views.${list.collection.name}`,
     title: `${path}: each level sees the members its view declares, and no other field of the record`,
     level: 'interface',
     source: sourceOf(path, 'views'),
@@ -648,7 +640,7 @@ function viewsCheck(list: DeclaredList): Check {
       for (const [level, items] of byLevel) {
         const view = viewFor(list.views, level);
         if (view === undefined) continue;
-        const request = `GET ${path}?limit=${String(list.collection.limits.max)} and its next links (${level} token)`;
+        const request = `GET ${withQuery(list.collection.path, sized(list.collection, list.collection.limits.max))} and its next pages (${level} token)`;
         failures.push(...viewFailures(items, view, list.record, fields, request, level));
         for (const item of items) {
           const key = idOf(list.collection, item);
@@ -705,7 +697,7 @@ function itemPath(item: DeclaredItem, key: number | string): string {
 function singleCheck(item: DeclaredItem, list: DeclaredList): Check {
   return guarded(
     {
-      id: `single.${item.path}`,
+      id: `single.${item.template}`,
       title: `${item.path}: each listed item by its key, as the list shows it; an unknown key is a 404`,
       level: 'interface',
       source: `${sourceOf(item.path, 'item')}; RFC 9110 §15.5.5`,
@@ -851,7 +843,7 @@ async function compareItem(
 function tokenCheck(list: DeclaredList): Check {
   const { path } = list.collection;
   return {
-    id: `http.${path}.missing-token`,
+    id: `http.${list.collection.name}.missing-token`,
     title: `${path}: no credential, or a wrong one, is a 401 challenging with the spec's scheme`,
     level: 'interface',
     source: 'the spec: security; RFC 6750 §3; RFC 9110 §11.6.1',
@@ -859,7 +851,10 @@ function tokenCheck(list: DeclaredList): Check {
     async run(context) {
       const failures: Failure[] = [];
       for (const as of ['none', 'wrong'] as const) {
-        const exchange = await context.client.request({ path: `${path}?limit=1`, as });
+        const exchange = await context.client.request({
+          path: withQuery(list.collection.path, sized(list.collection, 1)),
+          as,
+        });
         if (
           exchange.kind === 'no-response' ||
           exchange.response.status !== 401 ||
@@ -969,6 +964,21 @@ function healthCheck(health: DeclaredHealth, declared: Declared, interfaceServed
   };
 }
 
+/**
+ * Whether a list is paged as the interface's are, by `page` and `limit` from 1, so that the
+ * interface's pagination checks (links, last pages, past the end) judge it.
+ */
+function byInterfacePages(list: DeclaredList): boolean {
+  const { paging } = list.collection;
+  return (
+    paging.kind === 'links' ||
+    (paging.kind === 'number' &&
+      paging.page === PAGE_PARAMETER &&
+      paging.size === LIMIT_PARAMETER &&
+      paging.first === 1)
+  );
+}
+
 // ---- all of them ------------------------------------------------------------------------------
 
 /** Every check of every list and item the spec declares beyond the interface's. */
@@ -979,9 +989,12 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
       const label = list.record.label;
       return [
         // A declared default order is judged by sort.PATH.default, not as id order.
-        ...paginationChecksOf(list.collection, (context) => exactSublists(context, list)).filter(
-          (check) => list.sort?.byDefault === undefined || !check.id.endsWith('.order-by-id'),
-        ),
+        ...(byInterfacePages(list)
+          ? paginationChecksOf(list.collection, (context) => exactSublists(context, list)).filter(
+              (check) => list.sort?.byDefault === undefined || !check.id.endsWith('.order-by-id'),
+            )
+          : []),
+        ...pagingChecksOf(list),
         ...sortChecksOf(list),
         ...[
           envelopeNumbersCheck(list.collection, (context) => exactSublists(context, list)),
@@ -1000,16 +1013,18 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
       ].map((check) => guarded(check, list));
     }),
     ...declared.items.flatMap((item) => {
-      const list = declared.lists.find((candidate) => candidate.record === item.record);
+      // A nested item's own list first: the same records under another parent are not its.
+      const list = listOfItem(declared, item);
       return list === undefined ? [] : [singleCheck(item, list)];
     }),
+    ...nestedChecksOf(declared.nested),
     ...declared.unwalked.map(unwalkedCheck),
   ];
 }
 
 /**
- * A list paged by other parameters than `page` and `limit`, or a list or item nested under a
- * parent: said, and skipped, rather than judged by requests its spec does not take.
+ * A nested list or item whose parents' keys could not be learned: said, and skipped, rather than
+ * judged by requests with made-up parents.
  */
 function unwalkedCheck(list: UnwalkedList): Check {
   return {
@@ -1021,7 +1036,7 @@ function unwalkedCheck(list: UnwalkedList): Check {
     run: () =>
       Promise.resolve({
         failures: [],
-        skipped: `this checker walks whole collections paged by page and limit; this one ${list.shape}, and is not checked yet`,
+        skipped: `${list.path} ${list.shape}: it is not checked`,
       }),
   };
 }

@@ -9,6 +9,8 @@ import {
   idOf,
   idsNotIn,
   idsOf,
+  pagesOf,
+  sized,
   someIds,
   STOCK,
   withQuery,
@@ -82,8 +84,8 @@ export async function walkFiltered(
   limit = collection.limits.max,
   as = readerOf(context, collection),
 ): Promise<Filtered> {
-  const path = withQuery(collection.path, { ...query, limit });
-  const walked = await context.walk(path, as, { maxItems, envelope: collection.envelope });
+  const path = withQuery(collection.path, { ...query, ...sized(collection, limit) });
+  const walked = await context.walk(path, as, { maxItems, ...pagesOf(collection) });
   const request = describeRequest({ method: 'GET', url: path, as }).replace(
     ' (',
     ' and its next links (',
@@ -500,7 +502,7 @@ function idFilter(collection: Collection): Check {
       if (first !== undefined) {
         const query = { id: `0${String(first)}` };
         const page = await context.client.request({
-          path: withQuery(collection.path, { ...query, limit: 1 }),
+          path: withQuery(collection.path, { ...query, ...sized(collection, 1) }),
           as: readerOf(context, collection),
         });
         const status = page.kind === 'response' ? page.response.status : 0;

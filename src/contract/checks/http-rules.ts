@@ -10,7 +10,7 @@ import { found } from '../check.ts';
 import { describeResponse, failureOf, statusOf } from '../describe-exchange.ts';
 import { rawHead } from '../raw-head.ts';
 import type { Decided } from '../stand-in.ts';
-import type { Resource } from '../resources.ts';
+import { pageOfSize, type Resource } from '../resources.ts';
 import {
   levelName,
   type Exchange,
@@ -329,7 +329,7 @@ const authScheme: Check = {
   run: onList(bearerList, async (context, list) => {
     const failures: Failure[] = [];
     for (const as of list.readers) {
-      const path = `${list.path}?limit=3`;
+      const path = pageOfSize(list, 3);
       const canonical = await context.client.request({ path, as });
       const body = canonical.kind === 'response' ? canonical.response.body : undefined;
       const variants: TargetRequest[] = [
@@ -426,7 +426,7 @@ const exactTokens: Check = {
         'Bearer '.length,
       );
     const given = new Set(context.holders.map(tokenOf));
-    const path = `${list.path}?limit=1`;
+    const path = pageOfSize(list, 1);
     const requests: TargetRequest[] = [
       ...context.holders.flatMap((holder) =>
         NEAR_TOKENS
@@ -590,11 +590,13 @@ const acceptAdmitsJson: Check = {
   level: 'interface',
   source: 'RFC 9110 §12.5.1; interface: Authentication (Accept: application/json)',
   needs: [],
-  run: onList(firstList, async (context, { path, as }) => {
+  run: onList(firstList, async (context, list) => {
+    const { as } = list;
+    const path = pageOfSize(list, 1);
     const requests: TargetRequest[] = [
-      ...ADMITS_JSON.map((accept) => ({ path: `${path}?limit=1`, as, headers: { accept } })),
+      ...ADMITS_JSON.map((accept) => ({ path, as, headers: { accept } })),
       ...(['lower', 'upper'] as const).map((headerCase) => ({
-        path: `${path}?limit=1`,
+        path,
         as,
         headers: { accept: 'application/json' },
         headerCase,
@@ -625,9 +627,11 @@ const acceptWithoutJson: Check = {
   level: 'interface',
   source: 'RFC 9110 §12.5.1, §15.5.7',
   needs: [],
-  run: onList(firstList, async (context, { path, as }) => {
+  run: onList(firstList, async (context, list) => {
+    const { as } = list;
+    const path = pageOfSize(list, 1);
     const requests = WITHOUT_JSON.map((accept) => ({
-      path: `${path}?limit=1`,
+      path,
       as,
       headers: { accept },
     }));

@@ -11,7 +11,17 @@ import { memberOf, viewFor, type DeclaredList, type DeclaredSort } from '../decl
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { instantsOf } from '../oracle/instants.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
-import { compareIds, idOf, someIds, withQuery, type Id, type Item } from '../walk.ts';
+import { judgeValue } from '../oracle/parameter-rules.ts';
+import {
+  compareIds,
+  idOf,
+  pagesOf,
+  sized,
+  someIds,
+  withQuery,
+  type Id,
+  type Item,
+} from '../walk.ts';
 import { smallPage } from './filters.ts';
 
 /** One key of an order: the member that shows the field, and its direction. */
@@ -166,9 +176,9 @@ async function judgeOrder(
   if (seen === undefined) return [];
   const { collection } = list;
   const limit = smallPage(seen.items.length, collection);
-  const path = withQuery(collection.path, { ...query, limit });
+  const path = withQuery(collection.path, { ...query, ...sized(collection, limit) });
   const walked = await context.walk(path, seen.as, {
-    envelope: collection.envelope,
+    ...pagesOf(collection),
     maxItems: seen.items.length,
   });
   const request = describeRequest({ method: 'GET', url: path, as: seen.as }).replace(
@@ -248,7 +258,7 @@ function pairOf(sort: DeclaredSort, list: DeclaredList, items: readonly Item[], 
 function fieldsCheck(list: DeclaredList, sort: DeclaredSort, strict: boolean): Check {
   const { path } = list.collection;
   return {
-    id: `sort.${path}${strict ? '.code-points' : ''}`,
+    id: `sort.${list.collection.name}${strict ? '.code-points' : ''}`,
     title: strict
       ? `${path}?${sort.parameter}=…: text in code point order, records without the field last`
       : `${path}?${sort.parameter}=…: each field up and down and two at once, ties by id, on every page`,
@@ -264,9 +274,11 @@ function fieldsCheck(list: DeclaredList, sort: DeclaredSort, strict: boolean): C
       const fields = strict
         ? sort.fields.filter((field) => isText(list.record.schemas.get(field)))
         : sort.fields;
-      const values = fields.flatMap(directions);
       const pair = strict ? undefined : pairOf(sort, list, seen.items, seen.level);
-      if (pair !== undefined) values.push(pair);
+      // Only what the parameter's schema takes: an order it forbids says nothing of the sort.
+      const values = [...fields.flatMap(directions), ...(pair === undefined ? [] : [pair])].filter(
+        (value) => judgeValue(sort.schema, value) !== 'invalid',
+      );
       const failures: Failure[] = [];
       const asked: string[] = [];
       for (const value of values) {
@@ -294,7 +306,7 @@ function fieldsCheck(list: DeclaredList, sort: DeclaredSort, strict: boolean): C
 function defaultCheck(list: DeclaredList, sort: DeclaredSort, byDefault: string): Check {
   const { path } = list.collection;
   return {
-    id: `sort.${path}.default`,
+    id: `sort.${list.collection.name}.default`,
     title: `${path}: without ${sort.parameter}, the items in the declared order (${byDefault}), ties by id`,
     level: 'interface',
     source: `the spec: ${path}, x-stockmock sort.default`,
@@ -318,7 +330,7 @@ function defaultCheck(list: DeclaredList, sort: DeclaredSort, byDefault: string)
 function refusedCheck(list: DeclaredList, sort: DeclaredSort): Check {
   const { path } = list.collection;
   return {
-    id: `sort.${path}.refused`,
+    id: `sort.${list.collection.name}.refused`,
     title: `${path}?${sort.parameter}=…: a field it does not list, or one twice, is a 400`,
     level: 'stand-in',
     source: 'docs/declare-a-resource.md: sorting',
