@@ -59,7 +59,7 @@ describe('serve on a spec with faults of one schema or one path template', () =>
       `${positionIn(file, SPEC, 'xmlns')} components.schemas.Thing.xml: holds a member that an XML object does not define (name, namespace, prefix, attribute, wrapped; an extension starts x-); ignored (--strict refuses it)`,
     );
     expect(log).toContain(
-      `${positionIn(file, SPEC, '"8"')} components.schemas.Thing.properties.code.maxLength: must be a whole number, 0 or more; the schema is served without it (--strict refuses it)`,
+      `${positionIn(file, SPEC, "'8'")} components.schemas.Thing.properties.code.maxLength: must be a whole number, 0 or more; the schema is served without it (--strict refuses it)`,
     );
     expect(log).toContain(
       `${positionIn(file, SPEC, '123')} paths./codes.get.parameters[0].schema.pattern: must be a string; the schema is served without it (--strict refuses it)`,
@@ -137,7 +137,7 @@ describe('--strict', () => {
     const strict = memoryIo(dir);
     expect(await runMain(['validate', '--strict', '--spec', file], strict)).toBe(1);
     expect(strict.err).toContain(
-      `${positionIn(file, SPEC, '"8"')} components.schemas.Thing.properties.code.maxLength: must be a whole number, 0 or more; --strict refuses it`,
+      `${positionIn(file, SPEC, "'8'")} components.schemas.Thing.properties.code.maxLength: must be a whole number, 0 or more; --strict refuses it`,
     );
   });
 });

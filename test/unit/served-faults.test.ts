@@ -44,7 +44,7 @@ describe.each(['3.0.3', '3.1.0'])(
         where('5 } } }') +
           ' paths./codes.get.responses[200].content.application/json.schema.properties.code.pattern: must be a string',
         `${where('xmlns')} components.schemas.Thing.xml: holds a member that an XML object does not define (name, namespace, prefix, attribute, wrapped; an extension starts x-)`,
-        `${where('"8"')} components.schemas.Thing.properties.code.maxLength: must be a whole number, 0 or more`,
+        `${where("'8'")} components.schemas.Thing.properties.code.maxLength: must be a whole number, 0 or more`,
         `${where('/things/{thing-id}')} paths./things/{thing-id}: {thing-id} names a parameter with - or ~, outside RFC 6570 level 1 (letters, digits, _ and inner dots)`,
       ]);
       const codes = spec.dereferenced.paths?.['/codes']?.get?.parameters?.[0];
