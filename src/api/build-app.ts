@@ -23,6 +23,7 @@ import { createExampleAnswers } from '../spec/example-answers.ts';
 import { HTTP_METHODS } from '../spec/operation-rules.ts';
 import { formatSourceIssue } from '../problems/source-error.ts';
 import { boundedPatternWarnings } from '../spec/pattern-warnings.ts';
+import { faultWarnings } from '../spec/served-faults.ts';
 import { credentialQueryNames, unknownSchemeIssues } from '../spec/security.ts';
 import { createSecretQuery } from '../http/secret-query.ts';
 import {
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secretQuery = createSecretQuery(
     routes.flatMap((route) => credentialQueryNames(route.security)),
   );
+  for (const issue of faultWarnings(deps.spec.faults)) log.warn(formatSourceIssue(issue));
   for (const issue of boundedPatternWarnings(deps.spec)) log.warn(formatSourceIssue(issue));
   // Only a spec that writes `#` or `?` in a path pays for routing them (reserved-path.ts).
   const reserved = routes.some((route) => RESERVED_IN_PATH.test(route.path));

@@ -98,7 +98,7 @@ const FLAG_HELP: readonly {
   {
     flag: 'strict',
     arg: '',
-    what: 'refuse operations without x-stockmock data instead of answering from examples',
+    what: 'refuse operations without x-stockmock data instead of answering from examples, and faults of one schema or path template instead of warning of them',
     field: 'strict',
     otherwise: 'off',
   },

@@ -82,7 +82,8 @@ export const ConfigSchema = Type.Object(
     watch: Type.Boolean(),
     /**
      * Refuse to start on a spec with operations that no `x-stockmock` declaration serves from
-     * data; by default those are answered from the spec's examples.
+     * data, or with faults of one schema or one path template; by default those operations are
+     * answered from the spec's examples, and those faults served around with a warning.
      */
     strict: Type.Boolean(),
     /**

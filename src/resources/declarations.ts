@@ -27,6 +27,7 @@ import {
   type PagingNames,
 } from '../spec/pagination.ts';
 import type { PagePosition } from '../query/links.ts';
+import { strictRefusals } from '../spec/served-faults.ts';
 import { parameterShapeOf, type ParameterShape } from '../spec/parameter-style.ts';
 import {
   DEFAULT_ITEM_ENVELOPE,
@@ -228,6 +229,8 @@ export function readDeclarations(
   };
 
   issues.push(...operationIssues(spec));
+  // What is otherwise served around with a warning: a schema's fault, a template's name.
+  if (options.strict === true) issues.push(...strictRefusals(spec.faults));
   const document = spec.dereferenced as OpenAPIV3_1.Document & Record<string, unknown>;
   const collections = new Map<string, CollectionDeclaration>();
   const declared = document[COLLECTIONS_KEYWORD] ?? {};

@@ -9,6 +9,9 @@ import { formatField } from '../source/describe-ajv-error.ts';
 import { readYamlSource, refuseOnIssues } from '../source/read-yaml-source.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
 import { openApiSchemaIssues, schemaVersionOf } from './openapi-schema.ts';
+import { templateNameFaults } from './operation-rules.ts';
+import { takeOffSchemaFaults } from './schema-faults.ts';
+import type { ServedFault } from './served-faults.ts';
 import {
   fetchSpecText,
   isUrlLocation,
@@ -31,6 +34,11 @@ export interface LoadedSpec {
   readonly references: readonly string[];
   /** A digest of every text it was read from: a reload that finds the same one keeps the spec. */
   readonly fingerprint: string;
+  /**
+   * Faults confined to one schema or one path template, served around (served-faults.ts): each
+   * schema fault is already taken off `document` and `dereferenced`.
+   */
+  readonly faults: readonly ServedFault[];
 }
 
 async function readSpecText(location: string, read: ReadOptions = {}): Promise<string> {
@@ -89,6 +97,26 @@ export async function loadSpec(
   // reported by `yaml`, with its line (see read-yaml-source.ts).
   const source = readYamlSource(file, text);
   const document = source.value as OpenAPIV3_1.Document;
+  // A fault of one schema is taken off the document itself, before it is checked or copied: what
+  // is served, validated and generated from is the schema without it.
+  const version = schemaVersionOf(document);
+  const faults: ServedFault[] = [
+    ...(version === undefined ? [] : takeOffSchemaFaults(document, version)),
+    ...templateNameFaults(isRecord(document.paths) ? document.paths : {}).map((fault) => ({
+      ...fault,
+      field: fault.path,
+      part: 'key' as const,
+    })),
+  ].map(({ path, field, part, message, served }) => ({
+    file,
+    at: source.locate(path, part),
+    // A key of digits named as the OpenAPI check names it (parseInstancePath): `responses[200]`.
+    field: formatField(
+      field.map((key) => (/^(0|[1-9]\d*)$/.test(String(key)) ? Number(key) : key)),
+    ),
+    message,
+    served,
+  }));
   // swagger-parser mutates what it is given: hand it copies. References resolve against the
   // spec's own location, through the one resolver that decides where they may lead.
   const resolver = referenceResolver(file, (reference, bytes) => {
@@ -100,7 +128,6 @@ export async function loadSpec(
   // compiles the schema anew each time (50–120 ms of blocked loop on a reload): it runs only
   // where this one cannot decide, for another version, other files, or a fault found here that
   // may be one of the written form only (a 3.1 path item's `$ref`, which its schema omits).
-  const version = schemaVersionOf(given);
   const outside = refersOutside(document);
   const written =
     version === undefined ? undefined : openApiSchemaIssues({ ...source, value: given }, version);
@@ -138,7 +165,12 @@ export async function loadSpec(
     locate: (path, part) => source.locate(path, part),
     references: texts.slice(1).map(([reference]) => reference),
     fingerprint: fingerprintOf(texts),
+    faults,
   });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** swagger-parser's refusal by the OpenAPI schema (lib/validators/schema.js), not by its rules. */

@@ -70,10 +70,18 @@ export function operationsOf(spec: LoadedSpec): SpecOperation[] {
 
 /**
  * A template expression as OpenAPI path templating and RFC 6570 level 1 write it: `{name}`, the
- * name of letters, digits, `_`, percent-escapes and inner dots. Anything else (a space, a `/`,
- * a `..`) would match requests no route can tell apart.
+ * name of letters, digits, `_`, percent-escapes and inner dots.
  */
 const EXPRESSION = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
+
+/**
+ * A name with the other characters RFC 3986 leaves unreserved, `-` and `~`, as real specs write
+ * them (`{withdrawals-id}`): outside level 1, yet one segment like any other, so it is served
+ * (the router is given a name of its own, route-table.ts) with a warning. Anything else (a
+ * space, a `/`, a `..`, a brace) would match requests no route can tell apart, and is refused.
+ */
+const UNRESERVED_NAME =
+  /^(?:[A-Za-z0-9_~-]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_~-]|%[0-9A-Fa-f]{2})+)*$/;
 
 /** Every breach of the rules, each with the file and line of the operation or path. */
 export function operationIssues(spec: LoadedSpec): SourceIssue[] {
@@ -107,15 +115,39 @@ export function operationIssues(spec: LoadedSpec): SourceIssue[] {
   return issues;
 }
 
-/** Why a path template is not one RFC 6570 level 1 allows; undefined where it is. */
+/** Why a path template cannot be routed; undefined where it can. */
 function templateProblem(template: string): string | undefined {
   if (!template.startsWith('/')) return 'a path must start with /';
-  const expressions = [...template.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1] ?? '');
   const literal = template.replaceAll(/\{[^{}]*\}/g, '');
   if (/[{}]/.test(literal)) return 'a path template has an unmatched { or }';
-  const bad = expressions.find((name) => !EXPRESSION.test(name));
+  const bad = expressionsOf(template).find((name) => !UNRESERVED_NAME.test(name));
   if (bad !== undefined) {
-    return `{${bad}} is not a path parameter a template may name (letters, digits, _ and inner dots, RFC 6570 level 1)`;
+    return `{${bad}} is not a path parameter a template may name (letters, digits, _, - and ~, with inner dots)`;
   }
   return undefined;
+}
+
+function expressionsOf(template: string): string[] {
+  return [...template.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1] ?? '');
+}
+
+/**
+ * Each path template whose parameter names go beyond RFC 6570 level 1 (a `-` or `~`) but are
+ * routed all the same: served, with a warning (`--strict` refuses them).
+ */
+export function templateNameFaults(
+  paths: Readonly<Record<string, unknown>>,
+): { readonly path: readonly string[]; readonly message: string; readonly served: string }[] {
+  return Object.keys(paths).flatMap((template) => {
+    if (templateProblem(template) !== undefined) return [];
+    const names = expressionsOf(template).filter((name) => !EXPRESSION.test(name));
+    if (names.length === 0) return [];
+    return [
+      {
+        path: ['paths', template],
+        message: `${names.map((name) => `{${name}}`).join(', ')} ${names.length === 1 ? 'names a parameter' : 'name parameters'} with - or ~, outside RFC 6570 level 1 (letters, digits, _ and inner dots)`,
+        served: 'served, the parameter read under this name',
+      },
+    ];
+  });
 }

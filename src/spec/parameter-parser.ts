@@ -36,6 +36,8 @@ export type ParameterParser = (raw: RawParameters) => ParseResult;
 
 interface ParameterRule {
   readonly name: string;
+  /** Where its value is read: the name, or for a path parameter the router's name for it. */
+  readonly key: string;
   readonly in: 'query' | 'path';
   readonly required: boolean;
   readonly shape: ParameterShape;
@@ -63,9 +65,13 @@ export function createParameterParser(
   unknownParameters: UnknownParameters,
   /** Query parameters that carry a credential (an API key), read by the security check. */
   credentials: ReadonlySet<string> = new Set(),
+  /** Path parameters the router names otherwise (route-table.ts): spec name → router name. */
+  routerNames: ReadonlyMap<string, string> = new Map(),
 ): ParameterParser {
   // Header parameters (Prefer) are read by the HTTP layer's own plugins.
-  const rules = parameters.filter((parameter) => parameter.in !== 'header').map(toRule);
+  const rules = parameters
+    .filter((parameter) => parameter.in !== 'header')
+    .map((parameter) => toRule(parameter, routerNames));
   const queryNames = new Set(rules.filter((rule) => rule.in === 'query').map((rule) => rule.name));
   const known = [...queryNames].join(', ') || 'none';
 
@@ -84,7 +90,7 @@ export function createParameterParser(
       }
     }
     for (const rule of rules) {
-      const given = rule.in === 'query' ? raw.query[rule.name] : raw.path[rule.name];
+      const given = rule.in === 'query' ? raw.query[rule.key] : raw.path[rule.key];
       if (given === undefined) {
         if (rule.required) issues.push(issue(rule.name, rule.in, 'is required'));
         else if (rule.fallback !== undefined) values.set(rule.name, rule.fallback);
@@ -157,7 +163,10 @@ function describeItemError(error: ErrorObject): string {
   return item === null ? message : `item ${String(Number(item[1]) + 1)} ${message}`;
 }
 
-function toRule(parameter: OpenAPIV3_1.ParameterObject): ParameterRule {
+function toRule(
+  parameter: OpenAPIV3_1.ParameterObject,
+  routerNames: ReadonlyMap<string, string>,
+): ParameterRule {
   if (parameter.in !== 'query' && parameter.in !== 'path') {
     throw new Error(
       `Parameter ${parameter.name} is in ${parameter.in}; only query and path are served`,
@@ -172,6 +181,7 @@ function toRule(parameter: OpenAPIV3_1.ParameterObject): ParameterRule {
   }
   return {
     name: parameter.name,
+    key: (parameter.in === 'path' ? routerNames.get(parameter.name) : undefined) ?? parameter.name,
     in: parameter.in,
     required: parameter.required === true,
     shape,

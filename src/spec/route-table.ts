@@ -51,11 +51,12 @@ export function buildRouteTable(
   const routes: RouteDef[] = [];
   for (const { key, method, path, item, operation } of operationsOf(spec)) {
     const security = routeSecurityOf(operation.security ?? document.security ?? [], schemes);
+    const routerNames = routerNamesOf(path);
     const base: RouteBase = {
       key,
       method,
       path,
-      url: fastifyUrlOf(path),
+      url: fastifyUrlOf(path, routerNames),
       security,
       produces: Object.keys(successResponse(operation)?.content ?? {}),
       // OpenAPI 3.1 lets an operation leave its responses out.
@@ -78,6 +79,7 @@ export function buildRouteTable(
         parameters,
         unknownParameters,
         new Set(credentialQueryNames(security)),
+        routerNames,
       ),
     });
   }
@@ -96,22 +98,47 @@ export const RESERVED_IN_PATH = /[#?]/;
  * ends where the text does. A literal `:` is written `::`; a `#` or `?` as the request carries
  * it, `%23` or `%3F` (see http/reserved-path.ts for how such a request is routed).
  */
-function fastifyUrlOf(template: string): string {
+function fastifyUrlOf(template: string, routerNames: ReadonlyMap<string, string>): string {
+  const named = (name: string): string => `:${routerNames.get(name) ?? name}`;
   return template
     .split('/')
     .map((segment) => {
       const whole = /^\{([^}]+)\}$/.exec(segment);
-      if (whole !== null) return `:${whole[1] ?? ''}`;
+      if (whole !== null) return named(whole[1] ?? '');
       return segment
         .split(/(\{[^}]+\})/)
         .map((part) =>
           part.startsWith('{')
-            ? `:${part.slice(1, -1)}([^/]+?)`
+            ? `${named(part.slice(1, -1))}([^/]+?)`
             : part.replaceAll(':', '::').replaceAll('#', '%23').replaceAll('?', '%3F'),
         )
         .join('');
     })
     .join('/');
+}
+
+/** A parameter name Fastify's router reads whole: it ends a name at `-`, `.` and `(`. */
+const ROUTER_NAME = /^[A-Za-z0-9_]+$/;
+
+/**
+ * The name the router gives each path parameter whose name it cannot read whole (`thing-id`,
+ * `order.id` → `thing_id`, `order_id`, with a number where the template has that name already):
+ * the parameter parser reads the value under it, and the spec's name is the one every answer
+ * and problem shows.
+ */
+function routerNamesOf(template: string): ReadonlyMap<string, string> {
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  const taken = new Set(names.filter((name) => ROUTER_NAME.test(name)));
+  const renamed = new Map<string, string>();
+  for (const name of names) {
+    if (ROUTER_NAME.test(name) || renamed.has(name)) continue;
+    const base = name.replaceAll(/[^A-Za-z0-9_]/g, '_');
+    let candidate = base;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}_${String(n)}`;
+    taken.add(candidate);
+    renamed.set(name, candidate);
+  }
+  return renamed;
 }
 
 function successResponse(

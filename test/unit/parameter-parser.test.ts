@@ -1,4 +1,9 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/spec/load-spec.ts';
 import { buildRouteTable } from '../../src/spec/route-table.ts';
 import { shippedSpecOnce } from '../helpers/test-app.ts';
 
@@ -102,5 +107,43 @@ describe('parameters of listStock, read from the spec', () => {
   it.each(['0', '-1', 'abc', '1.0', '99999999999999999999'])('path id %j is refused', (id) => {
     const result = parserOf('getStock')({ query: {}, path: { id } });
     expect(!result.ok && result.issues[0]).toMatchObject({ parameter: 'id', in: 'path' });
+  });
+});
+
+describe('a path parameter whose name the router cannot read whole', () => {
+  it('is routed under a name of its own, and read and named as the spec names it', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'stockmock-names-')), 'openapi.yaml');
+    const parameter = (name: string) =>
+      `        - { name: ${name}, in: path, required: true, schema: { type: string, minLength: 2 } }`;
+    await writeFile(
+      file,
+      [
+        'openapi: 3.1.0',
+        "info: { title: t, version: '1' }",
+        'paths:',
+        '  /bins/{bin.code}/{bin_code}/{part-id}:',
+        '    get:',
+        '      operationId: getBin',
+        '      parameters:',
+        parameter('bin.code'),
+        parameter('bin_code'),
+        parameter('part-id'),
+        "      responses: { '200': { description: ok } }",
+        '',
+      ].join('\n'),
+    );
+    const [route] = buildRouteTable(await loadSpec(file), 'reject', new Set(['getBin']));
+    if (route?.answers !== 'data') throw new Error('getBin is not served from data');
+    // Fastify's router ends a name at `.` and `-`: `:bin.code` would be `:bin` then `.code`.
+    const app = Fastify();
+    app.get(route.url, (request) => {
+      const result = route.parseParameters({ query: {}, path: request.params as never });
+      return result.ok ? Object.fromEntries(result.values) : result.issues;
+    });
+    const answer = await app.inject('/bins/b1/b2/p-3');
+    expect(answer.json()).toEqual({ 'bin.code': 'b1', bin_code: 'b2', 'part-id': 'p-3' });
+    const refused = await app.inject('/bins/b1/b2/p');
+    expect(refused.json()).toEqual([expect.objectContaining({ parameter: 'part-id', in: 'path' })]);
+    await app.close();
   });
 });

@@ -12,6 +12,7 @@ import { DEFAULT_SCENARIO } from '../../scenarios/scenario-store.ts';
 import { undeclaredStatusWarnings } from '../../resources/undeclared-statuses.ts';
 import { createExampleAnswers } from '../../spec/example-answers.ts';
 import { boundedPatternWarnings } from '../../spec/pattern-warnings.ts';
+import { faultWarnings } from '../../spec/served-faults.ts';
 import { buildRouteTable, describeAnswers, distinctRoutes } from '../../spec/route-table.ts';
 import type { Command } from '../command.ts';
 import { CONFIG_FLAGS, configFlagHelp, configFlags } from '../config-flags.ts';
@@ -56,6 +57,9 @@ export const validateCommand: Command = {
             new Set(declarations.operations.keys()),
           );
           for (const line of distinctRoutes(routes).shadowed) io.error(`warn ${line}\n`);
+          for (const warning of faultWarnings(spec.faults, Number.POSITIVE_INFINITY)) {
+            io.error(`warn ${formatSourceIssue(warning)}\n`);
+          }
           for (const warning of boundedPatternWarnings(spec, Number.POSITIVE_INFINITY)) {
             io.error(`warn ${formatSourceIssue(warning)}\n`);
           }
