@@ -18,7 +18,8 @@
  * drawn from the whole catalogue, as real clients ask, not from a hot set.
  *
  * Settings (environment): BENCH_SIZES (default 1000,100000,1000000), BENCH_SECONDS (2, per
- * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32), BENCH_WORKLOADS (names to
+ * round), BENCH_ROUNDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (32), BENCH_NESTED_SIZES (the
+ * nested tickets' sizes, 100000,1000000), BENCH_WORKLOADS (names to
  * keep, separated by `;` (names hold commas), such as `single product;name, cold mix`; default all), BENCH_PREVIOUS (the
  * root of another stockmock build, such as a worktree of an earlier commit after `npm install`:
  * it is measured in the same rounds, and each row gains its ratio to it). Needs `wrk` (Debian:
@@ -57,8 +58,16 @@ type LogLevel = (typeof LOG_LEVELS)[number];
 /** The workloads of the example resources, beside the stock list's `status filter`. */
 const DECLARED_WORKLOAD = 'warehouses, region filter';
 const BILLING_WORKLOAD = 'billing, filtered and sorted';
+const CURSOR_WORKLOAD = 'events, nested tickets by cursor';
+const NUMBER_WORKLOAD = 'events, nested tickets by page number';
+/** The event whose tickets the nested workloads walk: it holds most of them. */
+const BIG_EVENT = 'evt_bench000';
+/** Pages deep into the big event's tickets the nested workloads ask for, 20 tickets a page. */
+const NESTED_PAGES = 2_000;
 /** The example resource is measured at the largest size up to this. */
 const LARGEST_DECLARED = 100_000;
+/** The nested list's sizes: a cursor must cost what a page number costs, at any depth. */
+const NESTED_SIZES = (process.env['BENCH_NESTED_SIZES'] ?? '100000,1000000').split(',').map(Number);
 /** Start-ups through `npx stockmock serve` per size; the median is reported. */
 const STARTS = 3;
 /** Names fresh needles are cut from, spread over the whole catalogue (see freshNeedles). */
@@ -219,6 +228,12 @@ try {
       await measureDeclaredResource(example, declaredSize);
     }
   }
+  for (const size of NESTED_SIZES) {
+    for (const example of [eventsExample('cursor'), eventsExample('number')]) {
+      const name = example.workload.name;
+      if (ONLY === undefined || ONLY.includes(name)) await measureDeclaredResource(example, size);
+    }
+  }
   const markdown = renderMarkdown();
   process.stdout.write(`\n${markdown}`);
   await writeFile(join(root, 'bench/results.md'), markdown);
@@ -229,10 +244,13 @@ try {
 
 /** An example served from its spec alone: its data at a size, and its workload. */
 interface DeclaredExample {
-  readonly spec: string;
+  /** The spec, or a function that writes one (a variant of an example) and says where. */
+  readonly spec: string | (() => Promise<string>);
   readonly workload: NamedWorkload;
   /** Writes `size` records of its data, and says where. */
   fixture(size: number): Promise<string>;
+  /** The workload's paths, where they come from the running server (cursors it gives). */
+  paths?(url: string): Promise<readonly string[]>;
 }
 
 /** examples/warehouses/: a region filter, paged as the stock list's status filter is. */
@@ -309,6 +327,118 @@ function billingExample(): DeclaredExample {
   };
 }
 
+
+/**
+ * examples/events/: one event's tickets, a nested list, walked by the cursors it gives
+ * (`cursor`), or, in a variant of the spec that pages the same list by `page` and `limit`, by
+ * page number (`number`), over the same depths. `size` tickets, most of them the big event's.
+ */
+function eventsExample(paging: 'cursor' | 'number'): DeclaredExample {
+  const list = `/v1/events/${BIG_EVENT}/tickets`;
+  const source = join(root, 'examples/events/openapi.yaml');
+  return {
+    spec:
+      paging === 'cursor'
+        ? source
+        : async () => {
+            // The same list, paged by number: its cursor parameter becomes `page`.
+            const text = readFileSync(source, 'utf8')
+              .replace(
+                /- name: cursor\n(\s+)in: query\n\s+description: [^\n]*\n\s+schema: [^\n]*/,
+                '- name: page\n$1in: query\n$1schema: { type: integer, minimum: 1, maximum: 100000000 }',
+              )
+              .replace(
+                /nextCursor: next_cursor\n(\s+)hasMore: has_more/,
+                'total: total\n$1page: page',
+              )
+              .replace(
+                /required: \[data, next_cursor, has_more\]([\s\S]*?)next_cursor: \{ type: \[string, 'null'\] \}\n(\s+)has_more: \{ type: boolean \}/,
+                'required: [data, total, page]$1total: { type: integer }\n$2page: { type: integer }',
+              );
+            const file = join(scratch, 'events-by-number.yaml');
+            await writeFile(file, text);
+            return file;
+          },
+    workload: {
+      name: paging === 'cursor' ? CURSOR_WORKLOAD : NUMBER_WORKLOAD,
+      level: 'organizer',
+      token: 'bench-organizer-token',
+      paths:
+        paging === 'number'
+          ? Array.from(
+              { length: NESTED_PAGES },
+              (_, index) => `${list}?limit=20&page=${String(index + 2)}`,
+            )
+          : [],
+    },
+    async fixture(size) {
+      const fixture = join(scratch, `events-${String(size)}.yaml`);
+      const random = seededRandom(49);
+      const hex = () =>
+        Math.floor(random() * 0x1_0000_0000)
+          .toString(16)
+          .padStart(8, '0');
+      const events = Array.from({ length: 1000 }, (_, index) =>
+        index === 0 ? BIG_EVENT : `evt_b${String(index).padStart(7, '0')}`,
+      );
+      let text = 'venues:\n';
+      text += formatFixtureLine({
+        slug: 'bench-hall',
+        name: 'Bench Hall',
+        city: 'Oslo',
+        capacity: 900,
+      });
+      text += 'events:\n';
+      for (const id of events) {
+        text += formatFixtureLine({
+          id,
+          name: `Bench night ${id}`,
+          venueSlug: 'bench-hall',
+          status: 'on_sale',
+          startsAt: '2026-12-01T20:00:00Z',
+          priceFrom: 10,
+        });
+      }
+      text += 'tickets:\n';
+      for (let index = 0; index < size; index++) {
+        // Nine tickets in ten are the big event's; the rest spread over the others.
+        const eventId = random() < 0.9 ? BIG_EVENT : (events[1 + (index % 999)] ?? BIG_EVENT);
+        text += formatFixtureLine({
+          id: `${hex()}-${hex().slice(0, 4)}-4${hex().slice(0, 3)}-a${hex().slice(0, 3)}-${hex()}${hex().slice(0, 4)}`,
+          eventId,
+          section: ['floor', 'balcony', 'box'][index % 3] ?? 'floor',
+          price: 20 + (index % 80),
+          status: ['available', 'held', 'sold'][index % 3] ?? 'sold',
+        });
+      }
+      await writeFile(fixture, text);
+      return fixture;
+    },
+    ...(paging === 'cursor'
+      ? {
+          // The cursors of the first pages, walked once: each request asks for a page deep in
+          // the list by the cursor the page before gave, as a client walking it does.
+          async paths(url: string) {
+            const paths: string[] = [];
+            let next: string | null = `${list}?limit=20`;
+            for (let page = 0; page <= NESTED_PAGES && next !== null; page++) {
+              if (page > 0) paths.push(next);
+              const response = await fetch(`${url}${next}`, {
+                headers: { authorization: 'Bearer bench-organizer-token' },
+              });
+              const body = (await response.json()) as { next_cursor: string | null };
+              next =
+                body.next_cursor === null
+                  ? null
+                  : `${list}?limit=20&cursor=${encodeURIComponent(body.next_cursor)}`;
+            }
+            return paths;
+          },
+        }
+      : {}),
+  };
+}
+
 /**
  * An example resource, declared in its spec alone, at `size` records: its workload against the
  * bare server in the same rounds. Builds before declared resources cannot serve it: no previous
@@ -316,13 +446,14 @@ function billingExample(): DeclaredExample {
  */
 async function measureDeclaredResource(example: DeclaredExample, size: number): Promise<void> {
   const fixture = await example.fixture(size);
-  const { workload } = example;
-  const slug = workload.name.split(',')[0] ?? workload.name;
+  const spec = typeof example.spec === 'string' ? example.spec : await example.spec();
+  const slug = example.workload.name.replace(/[^a-z]+/g, '-');
   for (const logLevel of LOG_LEVELS) {
+    let { workload } = example;
     const configFile = join(scratch, `${slug}-${logLevel}.yaml`);
     await writeFile(
       configFile,
-      `spec: ${example.spec}\nfixtures: ${fixture}\nlogLevel: ${logLevel}\ntokens:\n  - { token: ${workload.token}, level: ${workload.level} }\n`,
+      `spec: ${spec}\nfixtures: ${fixture}\nlogLevel: ${logLevel}\ntokens:\n  - { token: ${workload.token}, level: ${workload.level} }\n`,
     );
     const port = await freePort();
     const mock = await startServer(
@@ -331,6 +462,9 @@ async function measureDeclaredResource(example: DeclaredExample, size: number): 
       root,
       () => true,
     );
+    if (example.paths !== undefined) {
+      workload = { ...workload, paths: await example.paths(mock.url) };
+    }
     const bodiesFile = join(scratch, `bodies-${slug}.json`);
     await writeFile(bodiesFile, JSON.stringify([await sampleBody(mock.url, workload)]));
     const bare = await startBare(bodiesFile, logLevel);
