@@ -24,8 +24,9 @@ import {
 } from '../declared.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
+import { keeps, mayKeep } from './filter-oracle.ts';
 import { readerName, readersOf } from '../learn.ts';
-import { foldCase, foldLoosely } from '../oracle/fold-case.ts';
+import { foldCase } from '../oracle/fold-case.ts';
 import { instantsOf } from '../oracle/instants.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
@@ -43,6 +44,7 @@ import { bothApply, exactly, nameChecksOf, smallPage, walkFiltered } from './fil
 import { paginationChecksOf, type Sublist } from './pagination.ts';
 import { pagingChecksOf } from './paging-shapes.ts';
 import { nestedChecksOf } from './nested.ts';
+import { generatedDeclaredChecks } from './generated-declared.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../../spec/pagination.ts';
 import { sortChecksOf } from './sorting.ts';
 import { envelopeNumbersCheck } from './envelope-numbers.ts';
@@ -50,59 +52,7 @@ import { challengeFinding } from './http-rules.ts';
 import { sample } from './single-item.ts';
 import { unknownKey } from '../unknown-key.ts';
 
-/** Where a declared list's checks take their rule from. */
 // ---- filters by match kind --------------------------------------------------------------------
-
-/** Whether a served value passes a filter written as `text`, by every correct reading. */
-function keeps(filter: DeclaredFilter, value: unknown, text: string): boolean {
-  switch (filter.match) {
-    case 'exact':
-      return (
-        (typeof value === 'string' && value === text) ||
-        ((typeof value === 'number' || typeof value === 'boolean') && String(value) === text)
-      );
-    case 'min':
-    case 'max':
-      return withinBound(filter.match, value, text, 'strict');
-    case 'contains':
-      return typeof value === 'string' && value.includes(text);
-  }
-}
-
-/**
- * Whether the loosest correct reading keeps it: a `contains` may fold case and accents, and a
- * `max` given as a day alone may end at the day's first instant or take in the whole day.
- */
-function mayKeep(filter: DeclaredFilter, value: unknown, text: string): boolean {
-  if (filter.match === 'contains') {
-    return typeof value === 'string' && foldLoosely(value).includes(foldLoosely(text));
-  }
-  if (filter.match === 'max') return withinBound('max', value, text, 'loose');
-  return keeps(filter, value, text);
-}
-
-/**
- * A number within a numeric bound, or an instant within a date or date-time bound (compared as
- * instants: offsets written differently are the same moment). A day alone as `min` starts at
- * its first instant (UTC); as `max` it ends there (`strict`) or at the day's end (`loose`).
- */
-function withinBound(
-  match: 'min' | 'max',
-  value: unknown,
-  text: string,
-  reading: 'strict' | 'loose',
-): boolean {
-  if (typeof value === 'number') {
-    return match === 'min' ? value >= Number(text) : value <= Number(text);
-  }
-  const bound = instantsOf(text);
-  const served = typeof value === 'string' ? instantsOf(value) : undefined;
-  if (bound === undefined || served === undefined) return false;
-  const at = served.kind === 'date' ? served.from : served.at;
-  if (match === 'min') return at >= (bound.kind === 'date' ? bound.from : bound.at);
-  if (bound.kind === 'date-time') return at <= bound.at;
-  return reading === 'loose' || served.kind === 'date' ? at < bound.to : at <= bound.from;
-}
 
 /**
  * Values that tell a working filter from one that ignores its parameter or reads it otherwise:
@@ -1018,6 +968,7 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
       return list === undefined ? [] : [singleCheck(item, list)];
     }),
     ...nestedChecksOf(declared.nested),
+    ...generatedDeclaredChecks(declared.lists),
     ...declared.unwalked.map(unwalkedCheck),
   ];
 }
