@@ -321,3 +321,41 @@ describe('generated values (issue 49)', () => {
     expect(codes.filter((record) => !judge.test(record['code'] as string))).toStrictEqual([]);
   });
 });
+
+describe('fixtures generate --spec, for collections that refer to others', () => {
+  const events = fileURLToPath(new URL('../../examples/events/openapi.yaml', import.meta.url));
+
+  it('generates what a named collection references too, and says so in one line', async () => {
+    const io = memoryIo();
+    const argv = ['fixtures', 'generate', '--spec', events, '--collection', 'tickets'];
+    expect(await runMain([...argv, '--count', '12'], io)).toBe(0);
+    expect(io.err).toBe(
+      'fixtures generate: also generating events, venues, which it references: the file then serves\n',
+    );
+    expect([...io.out.matchAll(/^(\w+):$/gm)].map((match) => match[1])).toStrictEqual([
+      'tickets',
+      'events',
+      'venues',
+    ]);
+  });
+
+  it('takes a count for each collection, and the plain one for the others', async () => {
+    const io = memoryIo();
+    const argv = ['fixtures', 'generate', '--spec', events, '--count', '3'];
+    expect(await runMain([...argv, '--count', 'tickets=25'], io)).toBe(0);
+    const lines = (name: string) =>
+      io.out.split(/^\w+:$/m)[['venues', 'events', 'tickets'].indexOf(name) + 1]?.match(/^ {2}- /gm)
+        ?.length;
+    expect([lines('venues'), lines('events'), lines('tickets')]).toStrictEqual([3, 3, 25]);
+  });
+
+  it.each([
+    [['--count', 'tickets=5'], 'fixtures generate: --count N is required (or --count venues=N'],
+    [['--count', '5', '--count', 'seats=5'], '--count seats=… names no collection generated here'],
+    [['--count', 'tickets=x'], '--count must be a whole number N or NAME=N, not "tickets=x"'],
+  ])('refuses %j with exit 2', async (flags, message) => {
+    const io = memoryIo();
+    expect(await runMain(['fixtures', 'generate', '--spec', events, ...flags], io)).toBe(2);
+    expect(io.err).toContain(message);
+  });
+});
