@@ -1,14 +1,22 @@
 /**
  * @module Records for any declared collection, from its record schema: seeded, so the same seed
- * gives the same data; keys unique by construction; a field that `references` another
- * collection holds one of its keys. What `fixtures generate --spec`, a scenario's `generate:`
- * and `startStockmock` make for a spec of a team's own.
+ * gives the same data; keys unique by construction (words such as `riverside-hall-2` where the
+ * spec gives names to make them of, else the record's place written in the key's pattern); a
+ * field that `references` another collection holds one of its keys. What `fixtures generate
+ * --spec`, a scenario's `generate:` and `startStockmock` make for a spec of a team's own.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { CollectionDeclaration } from '../resources/declarations.ts';
 import { seededRandom } from '../util/seeded-random.ts';
-import { UngeneratableSchema, uuidOf, valueMaker, type ValueMaker } from './schema-values.ts';
-import { simplePattern } from './simple-pattern.ts';
+import { GENERATION_LIMITS, UngeneratableSchema } from './generation-limits.ts';
+import { mix, nameHash } from './mix-seed.ts';
+import { patternKeys } from './pattern-keys.ts';
+import { isJudged, textJudge } from './pattern-values.ts';
+import { readPattern } from './read-pattern.ts';
+import { examplesOf, valueMaker, type ValueMaker } from './schema-values.ts';
+import { uuidOf } from './uuid-text.ts';
+import { textByName } from './text-by-name.ts';
+import { wordKeys } from './word-keys.ts';
 
 type Schema = OpenAPIV3_1.SchemaObject;
 type Key = number | string;
@@ -41,10 +49,10 @@ export function recordSources(
   seed: number,
 ): { readonly records: RecordSource } | { readonly issues: readonly GenerationIssue[] } {
   const issues: GenerationIssue[] = [];
-  const keys = new Map<string, { key: (index: number) => Key; count: number }>();
+  const keys = new Map<string, Keys>();
   for (const { declaration, count } of plans) {
     try {
-      keys.set(declaration.name, { key: keyMaker(declaration, count, seed), count });
+      keys.set(declaration.name, keyMaker(declaration, count, seed));
     } catch (error) {
       if (!(error instanceof UngeneratableSchema)) throw error;
       issues.push({
@@ -73,21 +81,26 @@ export function recordSources(
 
 function recordMaker(
   declaration: CollectionDeclaration,
-  keys: ReadonlyMap<string, { key: (index: number) => Key; count: number }>,
+  keys: ReadonlyMap<string, Keys>,
   issues: GenerationIssue[],
 ): ((random: () => number, index: number) => GeneratedRecord) | undefined {
   const record = declaration.record as Schema;
   const required = new Set(record.required ?? []);
   const derived = new Set(declaration.derived.map((derivation) => derivation.field));
-  const ownKey = keys.get(declaration.name)?.key;
+  const own = keys.get(declaration.name);
   const members: { name: string; always: boolean; make: ValueMaker }[] = [];
   for (const [name, schema] of Object.entries(
     (record.properties ?? {}) as Record<string, Schema>,
   )) {
     if (derived.has(name)) continue;
     if (name === declaration.key) {
-      if (ownKey !== undefined)
-        members.push({ name, always: true, make: (_r, index) => ownKey(index) });
+      if (own !== undefined) members.push({ name, always: true, make: (_r, i) => own.key(i) });
+      continue;
+    }
+    // Named as the key was made: the venue keyed `riverside-hall-2` is the Riverside Hall.
+    const label = own?.label;
+    if (name === declaration.label && label !== undefined) {
+      members.push({ name, always: required.has(name), make: (_r, i) => label(i) });
       continue;
     }
     const target = declaration.references.get(name);
@@ -109,7 +122,8 @@ function recordMaker(
       continue;
     }
     try {
-      members.push({ name, always: required.has(name), make: valueMaker(schema, name) });
+      const context = { collection: declaration.name };
+      members.push({ name, always: required.has(name), make: valueMaker(schema, name, context) });
     } catch (error) {
       if (!(error instanceof UngeneratableSchema)) throw error;
       issues.push({
@@ -128,17 +142,20 @@ function recordMaker(
   };
 }
 
+/** The keys of a collection by place, and the label each key was made from, if any. */
+interface Keys {
+  readonly key: (index: number) => Key;
+  readonly count: number;
+  readonly label?: (index: number) => string;
+}
+
 /**
  * The key of the record at each place, unique: integers count up from the schema's minimum (1
- * unless it says more); UUIDs are random by place; text of a simple pattern is the place
- * written in the pattern's characters, scattered by a multiplication that is a permutation;
- * other text is the collection's name and the place.
+ * unless it says more); UUIDs are random by place; text is made of words where the spec gives
+ * some (word-keys.ts), else of the key's pattern (pattern-keys.ts), else it is the collection's
+ * name and the place. Every text key is held to the key's pattern and lengths as it is made.
  */
-function keyMaker(
-  declaration: CollectionDeclaration,
-  count: number,
-  seed: number,
-): (index: number) => Key {
+function keyMaker(declaration: CollectionDeclaration, count: number, seed: number): Keys {
   const schema = ((declaration.record as Schema).properties?.[declaration.key] ?? {}) as Schema;
   if (declaration.keyType === 'integer') {
     const start = Math.max(1, Math.ceil(schema.minimum ?? 1));
@@ -147,71 +164,83 @@ function keyMaker(
         `${String(count)} keys do not fit between ${String(start)} and ${String(schema.maximum)}`,
       );
     }
-    return (index) => start + index;
+    return { key: (index) => start + index, count };
   }
   const base = mix(seed, nameHash(declaration.name));
-  if (schema.format === 'uuid') return (index) => uuidOf(seededRandom(mix(base, index)));
+  if (schema.format === 'uuid') {
+    return { key: (index) => uuidOf(seededRandom(mix(base, index))), count };
+  }
+  const judge = textJudge(schema);
+  const { accepts } = judge;
+  const checked = (key: (index: number) => string) => (index: number) => {
+    const made = key(index);
+    if (!(isJudged(index, judge.linear) ? accepts(made) : judge.fitsLengths(made))) {
+      throw new Error(
+        `generate made the key ${JSON.stringify(made)} of ${declaration.name}, which its schema refuses`,
+      );
+    }
+    return made;
+  };
+  const sources = wordSources(declaration, schema, base);
+  const words = sources === undefined ? undefined : wordKeys(sources.texts, count, accepts);
+  if (words !== undefined) {
+    return sources?.label === true
+      ? { key: checked(words.key), count, label: words.source }
+      : { key: checked(words.key), count };
+  }
   if (schema.pattern === undefined) {
     const min = schema.minLength ?? 0;
-    return (index) => `${declaration.name}-${String(index + 1)}`.padEnd(min, '0');
-  }
-  const atoms = simplePattern(schema.pattern);
-  if (atoms === undefined) {
-    throw new UngeneratableSchema(
-      'its pattern is more than the generator reads (literals, [classes], \\d, \\w, {n,m})',
-    );
-  }
-  // Each atom at its largest fixed size, so that there are keys enough.
-  const slots = atoms.flatMap((atom) => Array.from({ length: atom.max }, () => atom.characters));
-  const capacity = slots.reduce((product, characters) => product * BigInt(characters.length), 1n);
-  if (capacity < BigInt(count)) {
-    throw new UngeneratableSchema(
-      `its pattern has room for ${capacity.toString()} keys, not ${String(count)}`,
-    );
-  }
-  let step = 1_000_003n;
-  while (gcd(step, capacity) !== 1n) step += 2n;
-  const offset = BigInt(base) % capacity;
-  // In doubles where every product is exact (BigInt arithmetic was a twentieth of generating
-  // a million invoices); the same keys either way.
-  if (BigInt(count) * step + capacity < BigInt(Number.MAX_SAFE_INTEGER)) {
-    const [small, stride, first] = [Number(capacity), Number(step), Number(offset)];
-    return (index) => {
-      let rest = (index * stride + first) % small;
-      let text = '';
-      for (const characters of slots) {
-        text += characters[rest % characters.length] as string;
-        rest = Math.floor(rest / characters.length);
-      }
-      return text;
+    return {
+      key: checked((index) => `${declaration.name}-${String(index + 1)}`.padEnd(min, '0')),
+      count,
     };
   }
-  return (index) => {
-    let rest = (BigInt(index) * step + offset) % capacity;
-    let text = '';
-    for (const characters of slots) {
-      const size = BigInt(characters.length);
-      text += characters[Number(rest % size)] as string;
-      rest /= size;
+  const read = readPattern(schema.pattern);
+  if ('unread' in read) {
+    throw new UngeneratableSchema(
+      `its pattern has ${read.unread}, which the generator does not read: give the key or the label \`examples\``,
+    );
+  }
+  const lo = schema.minLength ?? 0;
+  const hi = Math.min(schema.maxLength ?? Infinity, GENERATION_LIMITS.text);
+  return { key: checked(patternKeys(read.node, { count, lo, hi, seed: base, accepts })), count };
+}
+
+/**
+ * Texts to make keys of words from: the label's examples (each record is then named by the one
+ * its key was made from), else the key's own examples; else, for a key of a pattern, names the
+ * label's own maker makes, or two words (so that a slug reads `riverside-hall` or
+ * `brave-window`, not `k3`).
+ */
+function wordSources(
+  declaration: CollectionDeclaration,
+  keySchema: Schema,
+  seed: number,
+): { readonly texts: readonly string[]; readonly label: boolean } | undefined {
+  const strings = (values: readonly unknown[]) =>
+    values.filter((value): value is string => typeof value === 'string');
+  const { label } = declaration;
+  const labelSchema =
+    label === undefined
+      ? undefined
+      : ((declaration.record as Schema).properties?.[label] as Schema | undefined);
+  const named = labelSchema === undefined ? [] : strings(examplesOf(labelSchema));
+  if (named.length > 0) return { texts: named, label: true };
+  const own = strings(examplesOf(keySchema));
+  if (own.length > 0) return { texts: own, label: false };
+  if (keySchema.pattern === undefined) return undefined;
+  const random = seededRandom(seed);
+  const draw = (make: ValueMaker) => strings(Array.from({ length: 64 }, (_, i) => make(random, i)));
+  if (label !== undefined && labelSchema !== undefined) {
+    try {
+      return {
+        texts: draw(valueMaker(labelSchema, label, { collection: declaration.name })),
+        label: true,
+      };
+    } catch (error) {
+      if (!(error instanceof UngeneratableSchema)) throw error;
     }
-    return text;
-  };
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  return b === 0n ? a : gcd(b, a % b);
-}
-
-/** Two numbers mixed into a 32-bit seed (murmur3's finalizer). */
-function mix(a: number, b: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-function nameHash(name: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
+  }
+  // Named as a thing, not a person: two words.
+  return { texts: draw(textByName('name', {}, {})), label: false };
 }

@@ -1,84 +1,35 @@
 /**
- * @module Values a JSON Schema accepts, made from a seeded PRNG and faker's word lists: enums,
- * consts and examples as given; numbers within their bounds; text of its format (email, uri,
- * uuid, date, date-time), of a simple pattern, of its length; and, where the schema says only
- * "text" or "number", something a field of that name would hold (a `city` a city, a `price` a
- * price). Faker's definitions are copied out once and picked from by the PRNG: a faker call per
- * field was most of the time at a million records.
+ * @module Values a JSON Schema accepts, made from a seeded PRNG: the spec's own values first
+ * (`const`, `enum`, `examples`, `example`), then numbers within their bounds, text of its format
+ * (email, uri, uuid, date, date-time), of its pattern (read-pattern.ts), of its length; and,
+ * where the schema says only "text" or "number", something a field of that name would hold (a
+ * `city` a city, a `price` a price: text-by-name.ts). Text of a pattern is held to the pattern's
+ * linear-time matcher before it is used.
  */
-import { Faker, base, en } from '@faker-js/faker';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { seededRandom } from '../util/seeded-random.ts';
-import { simplePattern, type PatternAtom } from './simple-pattern.ts';
+import type { ValidateFunction } from 'ajv';
+import { createAjv } from '../source/create-ajv.ts';
 import { decimalsOf } from '../util/decimals.ts';
-import { compilePattern, type PatternMatcher } from '../source/linear-pattern.ts';
+import { dateText, dateTimeText, DEFAULT_YEARS, spanOfYears } from './date-text.ts';
+import { GENERATION_LIMITS, UngeneratableSchema } from './generation-limits.ts';
+import { patternMaker } from './pattern-values.ts';
+import { uuidOf } from './uuid-text.ts';
+import { readPattern } from './read-pattern.ts';
+import {
+  emailMaker,
+  pick,
+  textByName,
+  wordsOf,
+  type FieldContext,
+  type ValueMaker,
+} from './text-by-name.ts';
+
+export type { FieldContext, ValueMaker } from './text-by-name.ts';
+export { UngeneratableSchema } from './generation-limits.ts';
 
 type Schema = OpenAPIV3_1.SchemaObject;
 
-/** Makes one value; `random` is the record's PRNG, `index` the record's place (from 0). */
-export type ValueMaker = (random: () => number, index: number) => unknown;
-
-/** Why a schema's values cannot be made, in words. */
-export class UngeneratableSchema extends Error {}
-
-/**
- * What one generated value may cost (docs/fixtures.md, "Limits"): a spec is another team's, and
- * `minLength: 400000000` or `minItems` nested three deep would otherwise fill the memory before
- * the first record is written. A schema whose smallest value passes one is refused at once.
- */
-export const GENERATION_LIMITS = {
-  /** Characters of one text value. */
-  text: 65_536,
-  /** Items of one array. */
-  items: 10_000,
-  /** Arrays and objects nested in one value. */
-  depth: 32,
-  /** The smallest value's size, estimated in characters of JSON. */
-  size: 1024 * 1024,
-  /** Schemas read to make one field's values (a `$ref` shared by many members counts each time). */
-  schemas: 10_000,
-} as const;
-
-/** How many more schemas one field's maker may read. */
-interface Budget {
-  schemas: number;
-}
-
-interface Words {
-  readonly first: readonly string[];
-  readonly last: readonly string[];
-  readonly cities: readonly string[];
-  readonly countries: readonly string[];
-  readonly countryCodes: readonly string[];
-  readonly words: readonly string[];
-  readonly streets: readonly string[];
-  readonly domains: readonly string[];
-}
-
-let words: Words | undefined;
-
-/** Faker's English word lists, copied out of its proxies once: reading them is slow. */
-function wordsOf(): Words {
-  if (words !== undefined) return words;
-  const { definitions } = new Faker({ locale: [en, base] });
-  const ascii = (list: readonly string[]) =>
-    list.filter((word) => /^[A-Za-z][A-Za-z' -]*$/.test(word));
-  words = {
-    first: ascii(definitions.person.first_name.generic ?? []),
-    last: ascii(definitions.person.last_name.generic ?? []),
-    cities: ascii(definitions.location.city_name),
-    countries: [...definitions.location.country],
-    countryCodes: definitions.location.country_code.map((code) => code.alpha2),
-    words: ascii(definitions.lorem.word),
-    streets: ascii(definitions.person.last_name.generic ?? []),
-    domains: ['example.com', 'example.org', 'example.net'],
-  };
-  return words;
-}
-
-const pick = <T>(random: () => number, items: readonly T[]): T =>
-  items[Math.floor(random() * items.length)] as T;
-
+/** Types a schema lets through, `null` apart. */
 /** Types a schema lets through, `null` apart. */
 function typesOf(schema: Schema): { types: string[]; nullable: boolean } {
   const declared = Array.isArray(schema.type)
@@ -93,17 +44,24 @@ function typesOf(schema: Schema): { types: string[]; nullable: boolean } {
 }
 
 /**
- * The maker of a schema's values, for a field of this name. Throws UngeneratableSchema where the
- * schema asks for text of a pattern too complex to read and gives no examples.
+ * The maker of a schema's values, for a field of this name (in a record of the context's
+ * collection). Throws UngeneratableSchema where the schema asks for what the generator cannot
+ * make within its limits, or for text of a pattern it cannot read and gives no examples.
  */
-export function valueMaker(schema: Schema, field: string): ValueMaker {
+export function valueMaker(schema: Schema, field: string, context: FieldContext = {}): ValueMaker {
   const smallest = smallestSize(schema, 0);
   if (smallest > GENERATION_LIMITS.size) {
     throw new UngeneratableSchema(
       `its smallest value is over ${String(GENERATION_LIMITS.size)} characters, more than the generator makes of one value`,
     );
   }
-  return makerOf(schema, field, 0, { schemas: GENERATION_LIMITS.schemas });
+  return makerOf(schema, field, 0, { schemas: GENERATION_LIMITS.schemas, context });
+}
+
+/** How many more schemas one field's maker may read, and where the field is. */
+interface Budget {
+  schemas: number;
+  readonly context: FieldContext;
 }
 
 function makerOf(schema: Schema, field: string, depth: number, budget: Budget): ValueMaker {
@@ -120,6 +78,11 @@ function makerOf(schema: Schema, field: string, depth: number, budget: Budget): 
   }
   const given = givenValues(schema);
   if (given !== undefined) return (random) => pick(random, given);
+  // The spec's own examples before anything made up: they say what the field holds (an
+  // event's `name` is "Jazz at the Mill", not a person's). Dates are spread over the years
+  // their examples name instead: a list of one day sorts as nothing.
+  const examples = examplesOf(schema);
+  if (examples.length > 0 && !isTemporal(schema)) return (random) => pick(random, examples);
   // One of several shapes: the first, as a client most often meets it.
   const [first] = (schema.oneOf ?? schema.anyOf ?? []) as Schema[];
   if (first !== undefined) return makerOf(first, field, depth, budget);
@@ -134,6 +97,47 @@ function givenValues(schema: Schema): readonly unknown[] | undefined {
   if ('const' in schema) return [schema.const as unknown];
   const listed: unknown = schema.enum;
   return Array.isArray(listed) && listed.length > 0 ? (listed as unknown[]) : undefined;
+}
+
+let ajv: ReturnType<typeof createAjv> | undefined;
+const validators = new WeakMap<Schema, ValidateFunction | undefined>();
+
+/**
+ * A schema's own examples (`examples`, then `example`) that it accepts, each once: an example
+ * that the schema refuses is a slip of the spec's author, not a value to serve. Only a scalar's
+ * examples are read: an object's would be judged member by member, which its members' do.
+ */
+export function examplesOf(schema: Schema): readonly unknown[] {
+  const listed: unknown[] = [
+    ...(Array.isArray(schema.examples) ? (schema.examples as unknown[]) : []),
+    ...('example' in schema && schema.example !== undefined ? [schema.example as unknown] : []),
+  ];
+  if (listed.length === 0 || !isScalar(schema)) return [];
+  if (!validators.has(schema)) {
+    ajv ??= createAjv();
+    let validate: ValidateFunction | undefined;
+    try {
+      validate = ajv.compile(schema);
+    } catch {
+      validate = undefined;
+    }
+    validators.set(schema, validate);
+  }
+  const validate = validators.get(schema);
+  if (validate === undefined) return [];
+  return [...new Set(listed)].filter((value) => validate(value));
+}
+
+function isScalar(schema: Schema): boolean {
+  const composite = ['properties', 'items', 'allOf', 'oneOf', 'anyOf', 'not', 'if', '$ref'];
+  return (
+    typesOf(schema).types.every((type) => type !== 'object' && type !== 'array') &&
+    composite.every((keyword) => !(keyword in schema))
+  );
+}
+
+function isTemporal(schema: Schema): boolean {
+  return schema.format === 'date' || schema.format === 'date-time';
 }
 
 /**
@@ -161,16 +165,15 @@ function smallestSize(schema: Schema, depth: number): number {
     }
     return size;
   }
-  if (type === 'string') {
-    const atoms = schema.pattern === undefined ? undefined : simplePattern(schema.pattern);
-    const least = atoms === undefined ? 0 : leastLength(atoms);
-    return 2 + Math.max(schema.minLength ?? 0, least);
-  }
+  if (type === 'string') return 2 + Math.max(schema.minLength ?? 0, patternLeast(schema));
   return 1;
 }
 
-function leastLength(atoms: readonly PatternAtom[]): number {
-  return atoms.reduce((sum, atom) => sum + atom.min, 0);
+/** The length of the shortest text of a schema's pattern, where the generator reads it. */
+function patternLeast(schema: Schema): number {
+  if (schema.pattern === undefined) return 0;
+  const read = readPattern(schema.pattern, 'ignore');
+  return 'node' in read ? read.node.least : 0;
 }
 
 function typedMaker(
@@ -206,7 +209,7 @@ function typedMaker(
     case 'object':
       return objectMaker(schema, depth, budget);
     default:
-      return textMaker(schema, field);
+      return textMaker(schema, field, budget.context);
   }
 }
 
@@ -270,10 +273,7 @@ function rangeByName(field: string): [number, number] {
   return [0, 1000];
 }
 
-const START = Date.UTC(2023, 0, 1);
-const SPAN = Date.UTC(2026, 0, 1) - START;
-
-function textMaker(schema: Schema, field: string): ValueMaker {
+function textMaker(schema: Schema, field: string, context: FieldContext): ValueMaker {
   if ((schema.minLength ?? 0) > GENERATION_LIMITS.text) {
     throw new UngeneratableSchema(
       `its minLength ${String(schema.minLength)} is more than the ${String(GENERATION_LIMITS.text)} characters the generator makes of one text`,
@@ -281,8 +281,11 @@ function textMaker(schema: Schema, field: string): ValueMaker {
   }
   const format = schema.format;
   if (format === 'uuid') return (random) => uuidOf(random);
-  if (format === 'date-time') return (random) => dateTimeText(START + random() * SPAN);
-  if (format === 'date') return (random) => dateText(START + random() * SPAN);
+  if (format === 'date-time' || format === 'date') {
+    const { start, length } = yearsOf(examplesOf(schema));
+    const text = format === 'date' ? dateText : dateTimeText;
+    return (random) => text(start + random() * length);
+  }
   if (format === 'email') return emailMaker();
   if (format === 'uri' || format === 'url' || format === 'uri-reference' || format === 'iri') {
     return (random) =>
@@ -293,155 +296,23 @@ function textMaker(schema: Schema, field: string): ValueMaker {
     return (random) =>
       Array.from({ length: 4 }, () => String(Math.floor(random() * 256))).join('.');
   }
-  const byName = textByName(field, schema);
-  if (schema.pattern !== undefined) {
-    const atoms = simplePattern(schema.pattern);
-    if (atoms !== undefined && leastLength(atoms) > GENERATION_LIMITS.text) {
-      throw new UngeneratableSchema(
-        `its pattern asks for at least ${String(leastLength(atoms))} characters, more than the ${String(GENERATION_LIMITS.text)} the generator makes of one text`,
-      );
-    }
-    // A value the field's name suggests where it fits the pattern (`country` and `^[A-Z]{2}$`).
-    if (fits(byName, schema)) return byName;
-    if (atoms === undefined) {
-      const examples: unknown = schema.examples;
-      const known: unknown[] = [
-        ...(Array.isArray(examples) ? (examples as unknown[]) : []),
-        ...('example' in schema ? [(schema as { example: unknown }).example] : []),
-        ...(schema.default === undefined ? [] : [schema.default as unknown]),
-      ];
-      if (known.length > 0) return (random) => pick(random, known);
-      throw new UngeneratableSchema(
-        `its pattern is more than the generator reads (literals, [classes], \\d, \\w, {n,m}, ?, *, +); give it \`examples\``,
-      );
-    }
-    return (random) => patternText(atoms, random);
-  }
+  const byName = textByName(field, schema, context);
+  if (schema.pattern !== undefined) return patternMaker(schema, byName);
   const min = schema.minLength ?? 0;
   const max = schema.maxLength ?? Infinity;
   if (min === 0 && max === Infinity) return byName;
   return (random, index) => fitLength(byName(random, index), min, max, random);
 }
 
-/** Whether a maker's values, sampled, all fit the schema's pattern and lengths. */
-function fits(maker: ValueMaker, schema: Schema): boolean {
-  let pattern: PatternMatcher;
-  try {
-    pattern = compilePattern(schema.pattern ?? '');
-  } catch {
-    return false;
-  }
-  const random = seededRandom(1);
-  return Array.from({ length: 20 }, (_, index) => String(maker(random, index))).every((text) => {
-    const length = Array.from(text).length;
-    return (
-      pattern.test(text) &&
-      length >= (schema.minLength ?? 0) &&
-      length <= (schema.maxLength ?? Infinity)
-    );
-  });
-}
-
-/** Text a field of this name holds: a city for `city`, a person's name for `name`, … */
-function textByName(field: string, schema: Schema): ValueMaker {
-  const name = field.toLowerCase();
-  const w = wordsOf();
-  const person = (random: () => number) => `${pick(random, w.first)} ${pick(random, w.last)}`;
-  if (/e-?mail/.test(name)) return emailMaker();
-  if (/first_?name|given_?name|forename/.test(name)) return (random) => pick(random, w.first);
-  if (/last_?name|family_?name|surname/.test(name)) return (random) => pick(random, w.last);
-  if (/company|organi[sz]ation|business|vendor|supplier|merchant|brand/.test(name)) {
-    return (random) =>
-      `${pick(random, w.last)} ${pick(random, ['Ltd', 'Inc', 'GmbH', '& Co', 'Group'])}`;
-  }
-  if (/city|town/.test(name)) return (random) => pick(random, w.cities);
-  if (/country/.test(name)) {
-    // A code where the schema wants one (`^[A-Z]{2}$`, `maxLength: 2`), else the country's name.
-    const code =
-      (schema.maxLength ?? Infinity) <= 3 || /\{2\}|\[A-Z\]\[A-Z\]/.test(schema.pattern ?? '');
-    return (random) => pick(random, code ? w.countryCodes : w.countries);
-  }
-  if (/street|address/.test(name)) {
-    return (random) =>
-      `${String(1 + Math.floor(random() * 200))} ${pick(random, w.streets)} Street`;
-  }
-  if (/phone|mobile|tel/.test(name)) {
-    return (random) => `+1 555 ${String(1000000 + Math.floor(random() * 9000000)).slice(1)}`;
-  }
-  if (/url|uri|website|link/.test(name))
-    return (random) => `https://www.${pick(random, w.words)}.example.com`;
-  if (/currency/.test(name)) return (random) => pick(random, ['EUR', 'USD', 'GBP', 'JPY']);
-  if (/_at$|date|created|updated|time/.test(name)) {
-    return (random) => dateTimeText(START + random() * SPAN);
-  }
-  if (/sku|code|reference|ref$/.test(name)) {
-    return (random, index) =>
-      `${pick(random, w.words).slice(0, 3).toUpperCase()}-${String(10000 + index)}`;
-  }
-  if (/name|customer|owner|author|contact|user/.test(name)) return person;
-  if (/description|memo|note|comment|summary|bio|text|message|title/.test(name)) {
-    const capitalized = w.words.map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`);
-    return (random) => {
-      const count = 3 + Math.floor(random() * 6);
-      let sentence = pick(random, capitalized);
-      for (let i = 1; i < count; i++) sentence += ` ${pick(random, w.words)}`;
-      return `${sentence}.`;
-    };
-  }
-  return (random) => pick(random, w.words);
-}
-
-function emailMaker(): ValueMaker {
-  const w = wordsOf();
-  // Each name's local part made once: per address, the replace was a twelfth of the time.
-  const local = (list: readonly string[]) =>
-    list.map((text) => text.toLowerCase().replaceAll(/[^a-z]/g, ''));
-  const [first, last] = [local(w.first), local(w.last)];
-  return (random, index) =>
-    `${pick(random, first)}.${pick(random, last)}${String(index)}@${pick(random, w.domains)}`;
-}
-
-/** Two digits of each number below 100. */
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
-
-/**
- * An instant as RFC 3339 UTC to the second, `2024-03-01T10:00:00Z`, by arithmetic: Date's
- * toISOString was a fifth of the time.
- */
-export function dateTimeText(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  const days = Math.floor(seconds / 86_400);
-  const inDay = seconds - days * 86_400;
-  const two = (n: number) => TWO_DIGITS[n] ?? '';
-  const hour = Math.floor(inDay / 3600);
-  const minute = Math.floor((inDay % 3600) / 60);
-  return `${civilDate(days)}T${two(hour)}:${two(minute)}:${two(inDay % 60)}Z`;
-}
-
-/** The day of an instant, `2024-03-01`. */
-export function dateText(ms: number): string {
-  return civilDate(Math.floor(Math.floor(ms / 1000) / 86_400));
-}
-
-/** The date of a count of days since 1970-01-01 (H. Hinnant's algorithm). */
-function civilDate(days: number): string {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra -
-      Math.floor(dayOfEra / 1460) +
-      Math.floor(dayOfEra / 36_524) -
-      Math.floor(dayOfEra / 146_096)) /
-      365,
-  );
-  const dayOfYear =
-    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
-  const month = shifted < 10 ? shifted + 3 : shifted - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  return `${String(year)}-${TWO_DIGITS[month] ?? ''}-${TWO_DIGITS[day] ?? ''}`;
+/** The span of the years a date field's examples name; 2023 to 2025 without examples. */
+function yearsOf(examples: readonly unknown[]): { start: number; length: number } {
+  const years = examples
+    .map((example) => (typeof example === 'string' ? Date.parse(example) : NaN))
+    .filter((ms) => !Number.isNaN(ms))
+    .map((ms) => new Date(ms).getUTCFullYear());
+  return years.length === 0
+    ? spanOfYears(DEFAULT_YEARS.from, DEFAULT_YEARS.to)
+    : spanOfYears(Math.min(...years), Math.max(...years));
 }
 
 /** Text padded with words up to `min` characters, cut to `max`. */
@@ -450,39 +321,18 @@ function fitLength(text: unknown, min: number, max: number, random: () => number
   // Counted in code units first: for text without surrogates, as all of the word lists', they
   // are the code points JSON Schema counts.
   if (given.length >= min && given.length <= max && !/[\uD800-\uDFFF]/.test(given)) return given;
-  let value = given;
-  while (Array.from(value).length < min) value += ` ${pick(random, wordsOf().words)}`;
+  // Counted as it grows: counting the whole text after each word was quadratic, seconds for
+  // a minLength of 65 536.
+  const parts = [given];
+  let length = Array.from(given).length;
+  while (length < min) {
+    const word = ` ${pick(random, wordsOf().words)}`;
+    parts.push(word);
+    length += Array.from(word).length;
+  }
+  const value = parts.join('');
   const characters = Array.from(value);
   return characters.length > max
     ? characters.slice(0, max).join('').trimEnd().padEnd(Math.min(max, min), 'x')
     : value;
-}
-
-function patternText(atoms: readonly PatternAtom[], random: () => number): string {
-  // What each atom may add past its least stays within the limit (`{1,1000000000}`).
-  const slack = GENERATION_LIMITS.text - leastLength(atoms);
-  let text = '';
-  for (const atom of atoms) {
-    const max = Math.min(atom.max, atom.min + slack);
-    const count = atom.min + Math.floor(random() * (max - atom.min + 1));
-    for (let i = 0; i < count; i++) text += pick(random, atom.characters);
-  }
-  return text;
-}
-
-/** Each byte as two hex digits: four lookups a word instead of toString(16) and padStart. */
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-
-function hexOf(word: number): string {
-  return `${HEX[word >>> 24] ?? ''}${HEX[(word >>> 16) & 0xff] ?? ''}${HEX[(word >>> 8) & 0xff] ?? ''}${HEX[word & 0xff] ?? ''}`;
-}
-
-/** A version 4 UUID from the PRNG: four 32-bit draws, the version and variant bits set. */
-export function uuidOf(random: () => number): string {
-  const word = () => Math.floor(random() * 0x1_0000_0000) >>> 0;
-  const a = hexOf(word());
-  const b = hexOf(((word() & 0xffff0fff) | 0x00004000) >>> 0);
-  const c = hexOf(((word() & 0x3fffffff) | 0x80000000) >>> 0);
-  const d = hexOf(word());
-  return `${a}-${b.slice(0, 4)}-${b.slice(4)}-${c.slice(0, 4)}-${c.slice(4)}${d}`;
 }

@@ -49,11 +49,11 @@ export function compilePattern(source: string): PatternMatcher {
 
 /**
  * What RE2 may refuse: a lookaround, a backreference, a property of the form `\p{Name=Value}`,
- * a repeat count past 1000. Only such a pattern is built for RE2 at once, to know whether it
+ * a repeat count past 1000 (`{1000,}`, `{1,5000}`). Only such a pattern is built for RE2 at once, to know whether it
  * needs the bounded engine; every other one is built on its first use, since building takes
  * about 0.3 ms and a spec may hold thousands that no request ever reaches.
  */
-const MAY_NEED_BACKTRACKING = /\(\?<?[=!]|\\[1-9]|\\k<|\\[pP]\{[^}]*=|\{\d{4,}/;
+const MAY_NEED_BACKTRACKING = /\(\?<?[=!]|\\[1-9]|\\k<|\\[pP]\{[^}]*=|\{(?:\d+,)?\d{4,}/;
 
 /** Whether RE2 runs the pattern: false for a lookaround or a backreference. */
 export function isLinearPattern(source: string): boolean {

@@ -161,7 +161,7 @@ describe('help', () => {
     const io = memoryIo(root);
     expect(await runMain(['fixtures', 'generate', '--count', '100000000'], io)).toBe(2);
     expect(io.err).toContain(
-      'fixtures generate: --count 100000000 is past the 1000000 products generated at most',
+      'fixtures generate: --count 100000000 is past the 1000000 records generated at most',
     );
     const raised = memoryIo(root);
     expect(

@@ -88,6 +88,11 @@ describe('compilePattern', () => {
     expect(password.linear).toBe(false);
     expect(password.test('abc1')).toBe(true);
     expect(password.test('abcd')).toBe(false);
+    // A repeat's upper count past RE2's 1000 too: said to be bounded, not linear.
+    const long = compilePattern('^[a-z]{1,5000}$');
+    expect(long.linear).toBe(false);
+    expect(long.test('abc')).toBe(true);
+    expect(long.test('ab1')).toBe(false);
     const repeated = compilePattern('^(a)\\1$');
     expect(repeated.test('aa')).toBe(true);
     // Catastrophic and beyond RE2: refused when the bound runs out, not the thread held.
