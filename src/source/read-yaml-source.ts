@@ -237,7 +237,7 @@ function beyondLimits(verdict: Exclude<ValueVerdict, { kind: 'fine' }>): string 
  * serving thread, log as one message and send in one 422 answer, where the first ones say
  * what is wrong.
  */
-const MAX_ISSUES = 100;
+export const MAX_ISSUES = 100;
 
 /** Validates a parsed source with a compiled schema; every violation names file, line and field. */
 export function schemaIssues(source: YamlSource, validate: ValidateFunction): SourceIssue[] {

@@ -13,7 +13,12 @@ import {
 } from '../helpers/datasets.ts';
 import { statusOf } from '../helpers/reference-engine.ts';
 import { SourceError } from '../../src/problems/source-error.ts';
-import { derivationWarnings } from '../../src/dataset/load-fixture.ts';
+import {
+  derivationWarnings,
+  fixtureCollections,
+  parseFixtureText,
+} from '../../src/dataset/load-fixture.ts';
+import type { SourceIssue } from '../../src/problems/source-error.ts';
 import { parseBlockFixture } from '../../src/source/block-fixture.ts';
 import { parseJsonLineFixture } from '../../src/source/json-line-fixture.ts';
 import { buildCollection } from '../../src/dataset/build-collection.ts';
@@ -138,6 +143,38 @@ describe('parseCatalog', () => {
       field: 'products[2].id',
       message: 'duplicate id 7, first used on line 2; ids must be unique',
     });
+  });
+
+  it('locates the first hundred repeated ids and counts the rest, reading no more', () => {
+    // 150 ids, each twice, out of order: 150 duplicates, of which 100 are located one by one.
+    const lines = ['products:'];
+    for (const round of [0, 1]) {
+      for (let id = 150; id >= 1; id--)
+        lines.push(`  - { id: ${String(id)}, name: N${String(round)} }`);
+    }
+    const source = parseFixtureText('bad.yaml', lines.join('\n'));
+    // Each locating reads the file: a large one with a duplicate on every line took hours.
+    let located = 0;
+    const counted = {
+      ...source,
+      locate: (...at: Parameters<typeof source.locate>) => {
+        located += 1;
+        return source.locate(...at);
+      },
+    };
+    let issues: readonly SourceIssue[] = [];
+    try {
+      fixtureCollections(counted, [PRODUCTS]);
+    } catch (caught) {
+      if (!(caught instanceof SourceError)) throw caught;
+      issues = caught.issues;
+    }
+    expect(issues).toHaveLength(101);
+    expect(issues[0]).toMatchObject({ at: { line: 152 }, field: 'products[150].id' });
+    expect(issues[99]).toMatchObject({ at: { line: 251 }, field: 'products[249].id' });
+    expect(issues[100]?.message).toBe('and 50 more issues like these');
+    // Two per located issue (where it is, and where its id was first used), none for the rest.
+    expect(located).toBe(200);
   });
 
   // A writer's mistake is where the quote or bracket opens; the parser runs out of text far below.
