@@ -327,7 +327,6 @@ function billingExample(): DeclaredExample {
   };
 }
 
-
 /**
  * examples/events/: one event's tickets, a nested list, walked by the cursors it gives
  * (`cursor`), or, in a variant of the spec that pages the same list by `page` and `limit`, by
