@@ -11,8 +11,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * the instant it names, never as no date at all, which kept nothing.
  */
 const DATE_TIME =
-  /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?:([Zz])|([+-]\d{2}):?(\d{2})?)$/;
+  /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(?:([Zz])|([+-]\d{2}):?(\d{2})?)$/;
 const DAY_MS = 86_400_000;
+/** A day's last instant is this much before the next day's first: a microsecond, in ms. */
+const DAY_END = 0.001;
 
 /**
  * The value's place in order, or undefined for a value that has none (text that is no date, a
@@ -31,10 +33,14 @@ export function orderValueOf(value: unknown): number | undefined {
   }
   const parts = DATE_TIME.exec(value);
   if (parts === null) return undefined;
-  const [, day, time, zulu, hours, minutes] = parts;
+  const [, day, time, fraction, zulu, hours, minutes] = parts;
   const offset = zulu === undefined ? `${hours ?? ''}:${minutes ?? '00'}` : 'Z';
   const instant = Date.parse(`${day ?? ''}T${time ?? ''}${offset}`);
-  return Number.isNaN(instant) ? undefined : instant;
+  // RFC 3339 allows any number of fraction digits; Date keeps milliseconds only, and
+  // `…48.6431Z` must stay after `…48.643Z` (milliseconds as a fraction: a double holds them to
+  // about a microsecond in this century).
+  const seconds = fraction === undefined ? 0 : Number(`0.${fraction.slice(0, 9)}`);
+  return Number.isNaN(instant) ? undefined : instant + seconds * 1000;
 }
 
 /**
@@ -45,6 +51,6 @@ export function boundOf(match: 'min' | 'max', value: unknown): number | undefine
   const bound = orderValueOf(value);
   if (bound === undefined) return undefined;
   return match === 'max' && typeof value === 'string' && DATE.test(value)
-    ? bound + DAY_MS - 1
+    ? bound + DAY_MS - DAY_END
     : bound;
 }

@@ -82,6 +82,14 @@ describe('instantsOf', () => {
       at: Date.UTC(2024, 2, 1, 8, 0, 0, 250),
     });
   });
+  it('keeps fraction digits past the millisecond', () => {
+    const at = (text: string) => {
+      const read = instantsOf(text);
+      return read?.kind === 'date-time' ? read.at : Number.NaN;
+    };
+    expect(at('2026-05-01T10:00:48.6431Z')).toBeGreaterThan(at('2026-05-01T10:00:48.643Z'));
+    expect(at('2026-05-01T10:00:48.6429Z')).toBeLessThan(at('2026-05-01T10:00:48.643Z'));
+  });
   it('reads a date as its day, in UTC', () => {
     expect(instantsOf('2024-02-29')).toEqual({
       kind: 'date',

@@ -4,7 +4,9 @@
  * `explode`; declared filters then bound decimals and dates, and match any of several values.
  * The expected items are worked out here from the fixture each test writes.
  */
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startStockmock } from '../../src/api/start-stockmock.ts';
 import { serveList } from '../helpers/serve-list.ts';
 import { orderValueOf } from '../../src/query/order-value.ts';
 import { createParameterParser } from '../../src/spec/parameter-parser.ts';
@@ -303,5 +305,43 @@ describe('a date-time bound written with an offset without its colon', () => {
     }
     expect(orderValueOf('2024-03-19T20:30:00-0130')).toBe(instant);
     expect(orderValueOf('2024-03-20T00:00:00+2')).toBeUndefined();
+  });
+});
+
+describe('a date-time with more fraction digits than milliseconds', () => {
+  it('keeps them: a bound a tenth of a millisecond later is later', () => {
+    const at = (text: string) => orderValueOf(text) ?? Number.NaN;
+    expect(at('2026-05-01T10:00:48.6431Z')).toBeGreaterThan(at('2026-05-01T10:00:48.643Z'));
+    expect(at('2026-05-01T10:00:48.6429Z')).toBeLessThan(at('2026-05-01T10:00:48.643Z'));
+    expect(at('2026-05-01T10:00:48.643000Z')).toBe(at('2026-05-01T10:00:48.643Z'));
+    expect(at('2026-05-01T12:00:48.6431+02:00')).toBe(at('2026-05-01T10:00:48.6431Z'));
+  });
+
+  it('is kept by a min filter only when it is not earlier than the bound', async () => {
+    const mock = await startStockmock({
+      config: fileURLToPath(
+        new URL('../../examples/events/stockmock.config.yaml', import.meta.url),
+      ),
+    });
+    try {
+      const ask = async (query: string) => {
+        const response = await fetch(`${mock.url}/v1/events?pageSize=100&${query}`, {
+          headers: { authorization: 'Bearer organizer-demo-token' },
+        });
+        return ((await response.json()) as { items: { id: string; startsAt: string }[] }).items;
+      };
+      const [event] = await ask('sort=startsAt');
+      const whole = /^(.*T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-].*)$/.exec(event?.startsAt ?? '');
+      expect(whole).not.toBeNull();
+      const [, seconds = '', fraction = '.000', zone = ''] = whole ?? [];
+      // A ten-thousandth of a second after the event starts: the event is earlier than the bound.
+      const later = `${seconds}${fraction.padEnd(4, '0')}1${zone}`;
+      const kept = await ask(`starts_after=${encodeURIComponent(later)}`);
+      expect(kept.map((one) => one.id)).not.toContain(event?.id);
+      const atIt = await ask(`starts_after=${encodeURIComponent(event?.startsAt ?? '')}`);
+      expect(atIt.map((one) => one.id)).toContain(event?.id);
+    } finally {
+      await mock.close();
+    }
   });
 });

@@ -24,7 +24,8 @@ export function instantsOf(text: string): Instants | undefined {
   const day = dayStart(Number(time[1]), Number(time[2]), Number(time[3]));
   const [hours, minutes, seconds] = [Number(time[4]), Number(time[5]), Number(time[6])];
   if (day === undefined || hours > 23 || minutes > 59 || seconds > 59) return undefined;
-  const fraction = Math.floor(Number(`0${time[7] ?? ''}`) * 1000);
+  // Every fraction digit RFC 3339 allows, not milliseconds only: `.6431` is after `.643`.
+  const fraction = Number(`0${time[7] ?? ''}`) * 1000;
   const sign = time[8] === '-' ? -1 : 1;
   const offset = time[8] === undefined ? 0 : sign * (Number(time[9]) * 60 + Number(time[10]));
   const at = day + ((hours * 60 + minutes - offset) * 60 + seconds) * 1000 + fraction;
