@@ -249,7 +249,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
   // A walk asked for twice in a run (a links check and its stand-in twin) is made once.
   const walks = new Map<string, Promise<Walk>>();
   const memoWalk = (path: string, as: Credentials, walkOptions: WalkOptions = {}) => {
-    const key = `${readerName(as)} ${String(walkOptions.maxItems)} ${path}`;
+    const key = `${readerName(as)} ${String(walkOptions.maxItems)} ${String(walkOptions.maxPages)} ${path}`;
     let walked = walks.get(key);
     if (walked === undefined) {
       walked = walk(client, path, as, walkOptions);
