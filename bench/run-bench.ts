@@ -89,13 +89,25 @@ interface Row {
   readonly bare: LoadResult;
   /** Median of the rounds' mock/bare req/s ratios. */
   readonly ratio: number;
-  /** Median of the rounds' mock/previous-build req/s ratios, with BENCH_PREVIOUS. */
-  readonly previousRatio?: number;
   /**
-   * Median of the rounds' mock/previous-build CPU-per-request ratios: steadier than req/s on a
-   * shared machine, where a neighbour moves throughput more than the server's own work does.
+   * Another server measured in the same rounds: the previous build on the same workload
+   * (BENCH_PREVIOUS), or another workload this one must cost no more than.
    */
-  readonly previousCpuRatio?: number;
+  readonly against?: Against;
+}
+
+/** This row's server over another measured in the same rounds. */
+interface Against {
+  readonly workload: string;
+  /** Median of the rounds' req/s ratios. */
+  readonly ratio: number;
+  /**
+   * Median of the rounds' CPU-per-request ratios: steadier than req/s on a shared machine, where
+   * a neighbour moves throughput more than the server's own work does.
+   */
+  readonly cpuRatio: number;
+  /** The other server's median CPU per request, in µs. */
+  readonly cpuMicrosPerRequest: number;
 }
 
 try {
@@ -206,10 +218,16 @@ try {
           await warm.run(1);
         }
         for (const [index, workload] of plan.entries()) {
-          const row = await compare(workload, mock, `/${String(index)}`, bare, previous);
+          const row = await compare(
+            workload,
+            mock,
+            `/${String(index)}`,
+            bare,
+            previous === undefined ? undefined : { server: previous, workload },
+          );
           rows.push({ size, log: logLevel, ...row });
           log(
-            `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.previousRatio === undefined ? '' : `, ${percent(row.previousRatio)} of previous (CPU ${percent(row.previousCpuRatio ?? 0)})`}${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
+            `  ${workload.name} (${workload.level}): ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare, p99 ${row.mock.p99Ms.toFixed(2)} ms, ${row.mock.cpuMicrosPerRequest.toFixed(0)} µs CPU/req (bare ${row.bare.cpuMicrosPerRequest.toFixed(0)})${row.against === undefined ? '' : `, ${percent(row.against.ratio)} of previous (CPU ${percent(row.against.cpuRatio)})`}${row.mock.errors > 0 ? `, ${String(row.mock.errors)} errors` : ''}`,
           );
         }
         if (startup !== undefined) startup.servingMb = memoryOf(mock.child.pid ?? 0).rssMb;
@@ -229,10 +247,12 @@ try {
     }
   }
   for (const size of NESTED_SIZES) {
-    for (const example of [eventsExample('cursor'), eventsExample('number')]) {
-      const name = example.workload.name;
-      if (ONLY === undefined || ONLY.includes(name)) await measureDeclaredResource(example, size);
-    }
+    const [cursor, number] = [eventsExample('cursor'), eventsExample('number')];
+    const wanted = (example: DeclaredExample) =>
+      ONLY === undefined || ONLY.includes(example.workload.name);
+    // The cursor in the same rounds as the page number: it must cost no more.
+    if (wanted(cursor)) await measureDeclaredResource(cursor, size, number);
+    if (wanted(number)) await measureDeclaredResource(number, size);
   }
   const markdown = renderMarkdown();
   process.stdout.write(`\n${markdown}`);
@@ -440,46 +460,81 @@ function eventsExample(paging: 'cursor' | 'number'): DeclaredExample {
 
 /**
  * An example resource, declared in its spec alone, at `size` records: its workload against the
- * bare server in the same rounds. Builds before declared resources cannot serve it: no previous
- * column.
+ * bare server in the same rounds, and against another example's where given (on the same data).
+ * Builds before declared resources cannot serve it: no previous column.
  */
-async function measureDeclaredResource(example: DeclaredExample, size: number): Promise<void> {
+async function measureDeclaredResource(
+  example: DeclaredExample,
+  size: number,
+  against?: DeclaredExample,
+): Promise<void> {
   const fixture = await example.fixture(size);
-  const spec = typeof example.spec === 'string' ? example.spec : await example.spec();
-  const slug = example.workload.name.replace(/[^a-z]+/g, '-');
   for (const logLevel of LOG_LEVELS) {
-    let { workload } = example;
-    const configFile = join(scratch, `${slug}-${logLevel}.yaml`);
-    await writeFile(
-      configFile,
-      `spec: ${spec}\nfixtures: ${fixture}\nlogLevel: ${logLevel}\ntokens:\n  - { token: ${workload.token}, level: ${workload.level} }\n`,
-    );
-    const port = await freePort();
-    const mock = await startServer(
-      ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
-      `http://127.0.0.1:${String(port)}`,
-      root,
-      () => true,
-    );
-    if (example.paths !== undefined) {
-      workload = { ...workload, paths: await example.paths(mock.url) };
-    }
+    const { mock, workload } = await startExample(example, fixture, logLevel);
+    const other =
+      against === undefined ? undefined : await startExample(against, fixture, logLevel);
+    const slug = slugOf(workload.name);
     const bodiesFile = join(scratch, `bodies-${slug}.json`);
     await writeFile(bodiesFile, JSON.stringify([await sampleBody(mock.url, workload)]));
     const bare = await startBare(bodiesFile, logLevel);
     try {
-      const warm = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
-      await warm.run(1);
-      const row = await compare(workload, mock, '/0', bare, undefined);
+      for (const { mock: server, workload: load } of [
+        { mock, workload },
+        ...(other ? [other] : []),
+      ]) {
+        const warm = await prepareLoad(server.url, load, server.child.pid ?? 0, loadOptions);
+        await warm.run(1);
+      }
+      const row = await compare(
+        workload,
+        mock,
+        '/0',
+        bare,
+        other === undefined ? undefined : { server: other.mock, workload: other.workload },
+      );
       rows.push({ size, log: logLevel, ...row });
       log(
-        `\n${size.toLocaleString('en')} records, ${workload.name}, logLevel ${logLevel}: ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare`,
+        `\n${size.toLocaleString('en')} records, ${workload.name}, logLevel ${logLevel}: ${String(Math.round(row.mock.requestsPerSecond))} req/s, ${percent(row.ratio)} of bare${row.against === undefined ? '' : `; CPU ${percent(row.against.cpuRatio)} of ${row.against.workload}`}`,
       );
     } finally {
       mock.child.kill('SIGTERM');
+      other?.mock.child.kill('SIGTERM');
       bare.child.kill('SIGTERM');
     }
   }
+}
+
+/** An example's server on `fixture`, and its workload with the paths the server gave. */
+async function startExample(
+  example: DeclaredExample,
+  fixture: string,
+  logLevel: LogLevel,
+): Promise<{ mock: Server; workload: NamedWorkload }> {
+  const spec = typeof example.spec === 'string' ? example.spec : await example.spec();
+  const { workload } = example;
+  const configFile = join(scratch, `${slugOf(workload.name)}-${logLevel}.yaml`);
+  await writeFile(
+    configFile,
+    `spec: ${spec}\nfixtures: ${fixture}\nlogLevel: ${logLevel}\ntokens:\n  - { token: ${workload.token}, level: ${workload.level} }\n`,
+  );
+  const port = await freePort();
+  const mock = await startServer(
+    ['bin/stockmock.js', 'serve', '--config', configFile, '--port', String(port)],
+    `http://127.0.0.1:${String(port)}`,
+    root,
+    () => true,
+  );
+  return {
+    mock,
+    workload:
+      example.paths === undefined
+        ? workload
+        : { ...workload, paths: await example.paths(mock.url) },
+  };
+}
+
+function slugOf(name: string): string {
+  return name.replace(/[^a-z]+/g, '-');
 }
 
 /** The bare server, answering the bodies of a file, logging its requests at `info`. */
@@ -491,14 +546,18 @@ async function startBare(bodiesFile: string, logLevel: LogLevel): Promise<Server
   );
 }
 
-/** Warms both servers up, then alternates them for OPTIONS.rounds rounds; medians per figure. */
+/**
+ * Warms the servers up, then alternates them for OPTIONS.rounds rounds; medians per figure.
+ * `against`, where given, is measured in the same rounds, before stockmock in every other round
+ * and after it in the rest, so that neither always follows the bare server.
+ */
 async function compare(
   workload: NamedWorkload,
   mock: Server,
   /** The bare server's path for this workload's body. */
   barePath: string,
   bare: Server,
-  previous: Server | undefined,
+  against: { readonly server: Server; readonly workload: NamedWorkload } | undefined,
 ): Promise<Omit<Row, 'size' | 'log'>> {
   const mockLoad = await prepareLoad(mock.url, workload, mock.child.pid ?? 0, loadOptions);
   // wrk asks each path as the script gives it, whatever path its URL holds.
@@ -508,36 +567,46 @@ async function compare(
     bare.child.pid ?? 0,
     loadOptions,
   );
-  const previousLoad =
-    previous === undefined
+  const againstLoad =
+    against === undefined
       ? undefined
-      : await prepareLoad(previous.url, workload, previous.child.pid ?? 0, loadOptions);
+      : await prepareLoad(
+          against.server.url,
+          against.workload,
+          against.server.child.pid ?? 0,
+          loadOptions,
+        );
   await bareLoad.run(OPTIONS.warmupSeconds);
   await mockLoad.run(OPTIONS.warmupSeconds);
-  await previousLoad?.run(OPTIONS.warmupSeconds);
+  await againstLoad?.run(OPTIONS.warmupSeconds);
   const mocks: LoadResult[] = [];
   const bares: LoadResult[] = [];
-  const previouses: LoadResult[] = [];
+  const others: LoadResult[] = [];
   for (let round = 0; round < OPTIONS.rounds; round++) {
     bares.push(await bareLoad.measure());
+    if (againstLoad !== undefined && round % 2 === 1) others.push(await againstLoad.measure());
     mocks.push(await mockLoad.measure());
-    if (previousLoad !== undefined) previouses.push(await previousLoad.measure());
+    if (againstLoad !== undefined && round % 2 === 0) others.push(await againstLoad.measure());
   }
-  const ratioTo = (others: readonly LoadResult[]) =>
-    median(mocks.map((m, i) => m.requestsPerSecond / (others[i]?.requestsPerSecond ?? 1)));
+  const ratioTo = (results: readonly LoadResult[]) =>
+    median(mocks.map((m, i) => m.requestsPerSecond / (results[i]?.requestsPerSecond ?? 1)));
   return {
     workload: workload.name,
     level: workload.level,
     mock: medianResult(mocks),
     bare: medianResult(bares),
     ratio: ratioTo(bares),
-    ...(previousLoad === undefined
+    ...(against === undefined
       ? {}
       : {
-          previousRatio: ratioTo(previouses),
-          previousCpuRatio: median(
-            mocks.map((m, i) => m.cpuMicrosPerRequest / (previouses[i]?.cpuMicrosPerRequest ?? 1)),
-          ),
+          against: {
+            workload: against.workload.name,
+            ratio: ratioTo(others),
+            cpuRatio: median(
+              mocks.map((m, i) => m.cpuMicrosPerRequest / (others[i]?.cpuMicrosPerRequest ?? 1)),
+            ),
+            cpuMicrosPerRequest: medianResult(others).cpuMicrosPerRequest,
+          },
         }),
   };
 }
@@ -847,9 +916,10 @@ function renderMarkdown(): string {
     `|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${PREVIOUS === undefined ? '' : '---:|---:|'}`,
     ...rows.map(
       (row) =>
-        `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |${row.previousRatio === undefined ? '' : ` ${percent(row.previousRatio)} | ${percent(row.previousCpuRatio ?? 0)} |`}`,
+        `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.level} | ${String(Math.round(row.mock.requestsPerSecond))} | ${String(Math.round(row.bare.requestsPerSecond))} | ${percent(row.ratio)} | ${row.mock.p50Ms.toFixed(2)} | ${row.mock.p99Ms.toFixed(2)} | ${row.bare.p99Ms.toFixed(2)} | ${row.mock.cpuMicrosPerRequest.toFixed(0)} | ${row.bare.cpuMicrosPerRequest.toFixed(0)} | ${String(row.mock.errors)} |${PREVIOUS === undefined ? '' : ` ${row.against === undefined || row.against.workload !== row.workload ? ' | ' : `${percent(row.against.ratio)} | ${percent(row.against.cpuRatio)}`} |`}`,
     ),
     '',
+    ...renderAgainst(),
     `Start-up at the default settings: \`npx stockmock serve --fixtures FILE\` in a project that has stockmock installed, spawn to the first 200 of /v1/stock, median of ${String(STARTS)}, with that server's memory: with the load cache (the catalogue was loaded before), and without it (\`STOCKMOCK_LOAD_CACHE=false\`); and \`node bin/stockmock.js serve\`, the first start on the catalogue, to the first answer of /healthz.`,
     '',
     '| products | data | npx start-up ms, load cache | npx start-up ms, no cache | node start-up ms, first start | RSS after load, MB | peak RSS during load, MB (cache / no cache) | RSS after the workloads, MB |',
@@ -874,6 +944,25 @@ function renderMarkdown(): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** Rows measured in the same rounds as another workload, which they must cost no more than. */
+function renderAgainst(): string[] {
+  const paired = rows.filter(
+    (row) => row.against !== undefined && row.against.workload !== row.workload,
+  );
+  if (paired.length === 0) return [];
+  return [
+    "Workloads measured in the same rounds as another, which they must cost no more than (the two servers alternate their turns; CPU ratio: the median of the rounds' ratios; over 100 % is more CPU).",
+    '',
+    '| records | log | workload | against | CPU µs/req | against CPU µs/req | CPU ratio |',
+    '|---:|---|---|---|---:|---:|---:|',
+    ...paired.map(
+      (row) =>
+        `| ${row.size.toLocaleString('en')} | ${row.log} | ${row.workload} | ${row.against?.workload ?? ''} | ${row.mock.cpuMicrosPerRequest.toFixed(1)} | ${row.against?.cpuMicrosPerRequest.toFixed(1) ?? ''} | ${percent(row.against?.cpuRatio ?? 0)} |`,
+    ),
+    '',
+  ];
 }
 
 function log(text: string): void {

@@ -9,6 +9,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { queryRules, type ParameterRule } from './oracle/parameter-rules.ts';
 import {
+  cursorValueOf,
   FALLBACK_PAGE_SIZE,
   LIMIT_PARAMETER,
   MAX_ANSWER_ITEMS,
@@ -333,10 +334,12 @@ function readEnvelope(value: unknown): ListEnvelope {
   const path = (part: string): readonly string[] | undefined =>
     typeof value[part] === 'string' ? value[part].split('.') : undefined;
   const parts = Object.fromEntries(
-    (['links', 'nextCursor', 'hasMore', ...ENVELOPE_NUMBERS] as const).flatMap((part) => {
-      const found = path(part);
-      return found === undefined ? [] : [[part, found]];
-    }),
+    (['links', 'nextCursor', 'previousCursor', 'hasMore', ...ENVELOPE_NUMBERS] as const).flatMap(
+      (part) => {
+        const found = path(part);
+        return found === undefined ? [] : [[part, found]];
+      },
+    ),
   );
   return { kind: 'object', items: value['items'].split('.'), ...parts };
 }
@@ -430,7 +433,7 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
     }
     const filters = readFilters(declaration['filters'], rules);
     const envelope = readEnvelope(declaration['envelope']);
-    const paging = readPaging(declaration, rules, envelope);
+    const paging = readPaging(declaration, rules, envelope, keyMember(views, record.key));
     const label =
       record.label === undefined
         ? undefined
@@ -476,6 +479,8 @@ function readPaging(
   declaration: Json,
   rules: readonly ParameterRule[],
   envelope: ListEnvelope,
+  /** The item member that holds its key: what a cursor that is a key is read from. */
+  keyMember: string,
 ): ListPaging {
   const paging = declaration['paging'];
   if (paging === 'none') return { kind: 'whole' };
@@ -494,8 +499,26 @@ function readPaging(
       .filter((name) => !filters.includes(name) && name !== sort);
     names = pagingByNames(free).found;
   }
-  const { size, page, offset, cursor } = names;
-  if (cursor !== undefined) return { kind: 'cursor', cursor, size };
+  const { size, page, offset, cursor, before } = names;
+  if (cursor !== undefined) {
+    const declared = isObject(paging) ? paging['cursorValue'] : undefined;
+    const givesCursors =
+      envelope.kind === 'none' ||
+      envelope.nextCursor !== undefined ||
+      envelope.previousCursor !== undefined ||
+      envelope.links !== undefined;
+    const value = cursorValueOf(
+      declared === 'key' || declared === 'opaque' ? declared : undefined,
+      givesCursors,
+    );
+    return {
+      kind: 'cursor',
+      cursor,
+      size,
+      before,
+      keyMember: value === 'key' ? keyMember : undefined,
+    };
+  }
   if (page !== undefined) {
     const linked = envelope.kind === 'none' || envelope.links !== undefined;
     if (page === PAGE_PARAMETER && size === LIMIT_PARAMETER && linked) {

@@ -24,6 +24,8 @@ export type ListEnvelope =
       readonly links?: readonly string[];
       /** Where a cursor-paged list puts the next page's cursor, and whether there is one. */
       readonly nextCursor?: readonly string[];
+      /** Where it puts the cursor of the page before. */
+      readonly previousCursor?: readonly string[];
       readonly hasMore?: readonly string[];
     } & { readonly [part in EnvelopeNumber]?: readonly string[] })
   | { readonly kind: 'none' };
@@ -44,7 +46,18 @@ export type ListPaging =
       readonly size: string | undefined;
     }
   | { readonly kind: 'offset'; readonly offset: string; readonly size: string | undefined }
-  | { readonly kind: 'cursor'; readonly cursor: string; readonly size: string | undefined }
+  | {
+      readonly kind: 'cursor';
+      readonly cursor: string;
+      readonly size: string | undefined;
+      /** The parameter that asks for the page before an item, if the list has one. */
+      readonly before: string | undefined;
+      /**
+       * Where cursors are keys (Stripe's `starting_after`), the item member that holds one: the
+       * next page is asked for after the last item's; undefined where cursors are opaque.
+       */
+      readonly keyMember: string | undefined;
+    }
   | { readonly kind: 'first-page'; readonly size: string }
   | { readonly kind: 'whole' };
 
@@ -398,6 +411,9 @@ function pagerOf(
         },
       };
     case 'cursor':
+      if (paging.keyMember !== undefined) {
+        return keyCursorPager(path, paging.cursor, paging.keyMember, envelope);
+      }
       if (cursorAt === undefined) return byLinks;
       return {
         linked: true,
@@ -435,6 +451,41 @@ function pagerOf(
         },
       };
   }
+}
+
+/**
+ * The pages of a list whose cursor is a key (Stripe's `starting_after`): each next page is asked
+ * for after the last item's key. With a `has_more`, the list ends where it is false, and an
+ * empty page after one that said more misled; without, an empty page ends it.
+ */
+function keyCursorPager(
+  path: string,
+  parameter: string,
+  member: string,
+  envelope: ListEnvelope | undefined,
+): Pager {
+  const moreAt = envelope?.kind === 'object' ? envelope.hasMore : undefined;
+  return {
+    linked: moreAt !== undefined,
+    way: `${parameter} (the last item's ${member})`,
+    after(page) {
+      const body = page.exchange.kind === 'response' ? page.exchange.response.body : undefined;
+      const more = moreAt === undefined ? undefined : memberAt(body, moreAt);
+      if (more === false || page.data.length === 0) return END;
+      const key = page.data.at(-1)?.[member];
+      if (typeof key !== 'string' && typeof key !== 'number') {
+        return {
+          kind: 'fail',
+          failure: failureOf(
+            page.exchange,
+            `The last item has no ${member} to ask for the next page after`,
+            `a ${member} on every item`,
+          ),
+        };
+      }
+      return { kind: 'next', path: withParameter(path, parameter, String(key)) };
+    },
+  };
 }
 
 /**

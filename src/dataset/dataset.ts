@@ -9,7 +9,7 @@ import { PROBLEMS } from '../problems/problem-types.ts';
 import { createQueryEngine, type EngineData, type QueryEngine } from '../query/engine.ts';
 import { applyListRules, labelOrdering, type LabelOrder } from '../query/list-rules.ts';
 import type { CursorPosition } from '../query/cursor.ts';
-import { firstKeyAbove, type Key } from '../query/keys.ts';
+import { firstKeyAbove, keyAt, type Key } from '../query/keys.ts';
 import type { Slices } from '../query/selection.ts';
 import { paginate } from '../query/paginate.ts';
 import type { SortKey } from '../query/sort.ts';
@@ -156,24 +156,29 @@ export function requireParents(dataset: Dataset, parents: readonly ParentKey[]):
 }
 
 /**
- * Where the page after a cursor's item starts in a list: right after the item's place when it
- * is still there (the list unchanged before it), else, in key order, after the first key above
- * the item's, wherever items came or went. Undefined where a sorted list lost the item: its
- * place among the others can no longer be told from its key alone.
+ * Where a cursor's page meets its item in a list: the place right after the item (a page after
+ * it starts there) or the item's own place (a page before it ends there). That is the item's
+ * place when it is still there (the list unchanged before it), else, in key order, where its key
+ * would be, wherever items came or went. Undefined where a sorted list lost the item: its place
+ * among the others can no longer be told from its key alone.
  */
-function startAfter(
+function cursorBoundary(
   selection: Slices<number>,
   records: Collection,
-  after: CursorPosition,
+  cursor: CursorPosition,
   keyOrdered: boolean,
 ): number | undefined {
-  const position = records.positionOf(after.key);
-  if (position >= 0 && after.index < selection.total) {
-    if (selection.slice(after.index, after.index + 1)[0] === position) return after.index + 1;
+  const past = cursor.direction === 'after' ? 1 : 0;
+  if (cursor.index >= 0 && cursor.index < selection.total) {
+    const [at] = selection.slice(cursor.index, cursor.index + 1);
+    // The list unchanged up to the item: its place is read back, and its key is not looked up
+    // (a hash probe into a million keys missed the cache on every page).
+    if (at !== undefined && keyAt(records.keys, at) === cursor.key) return cursor.index + past;
   }
   if (keyOrdered) {
-    // Positions run in key order: the first entry past every key up to the item's.
-    const above = firstKeyAbove(records.keys, after.key, 'strictly');
+    // Positions run in key order: the first entry past every key below the item's (and past
+    // the item's own, after it).
+    const above = firstKeyAbove(records.keys, cursor.key, past === 1 ? 'strictly' : 'or-equal');
     let low = 0;
     let high = selection.total;
     while (low < high) {
@@ -183,9 +188,10 @@ function startAfter(
     }
     return low;
   }
+  const position = records.positionOf(cursor.key);
   if (position < 0) return undefined;
   const index = selection.slice(0, selection.total).indexOf(position);
-  return index < 0 ? undefined : index + 1;
+  return index < 0 ? undefined : index + past;
 }
 
 /** Whether the record at `position` is the parent's: its field holds the parent's key. */
@@ -270,23 +276,32 @@ export function dataOperations(
           served.collection,
           listRules,
         );
-        const { after, limit } = query.page;
-        if (after === undefined) return paginate(selection, query.page);
+        const { cursor, limit } = query.page;
+        if (cursor === undefined) return paginate(selection, query.page);
         const keyOrdered = order === undefined && listRules.order === undefined;
-        const start = startAfter(selection, served.collection, after.position, keyOrdered);
-        if (start === undefined) {
+        const boundary = cursorBoundary(selection, served.collection, cursor.position, keyOrdered);
+        if (boundary === undefined) {
           throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, '1 parameter is invalid.', {
             errors: [
               {
-                parameter: after.parameter,
+                parameter: cursor.parameter,
                 in: 'query',
                 message:
-                  'names an item that is gone from this sorted list: start again from the first page',
+                  cursor.position.index < 0
+                    ? 'names no item of this list'
+                    : 'names an item that is gone from this sorted list: start again from the first page',
               },
             ],
           });
         }
-        return paginate(selection, { start, limit });
+        if (cursor.position.direction === 'after') {
+          return paginate(selection, { start: boundary, limit });
+        }
+        // The page before the item: up to a page size of the items right before it.
+        const start = Math.max(0, boundary - (limit ?? boundary));
+        const page = paginate(selection, { start, limit });
+        const count = boundary - start;
+        return page.items.length > count ? { ...page, items: page.items.slice(0, count) } : page;
       },
       writePage(dataset, page, level) {
         const { collection: records } = dataset.collection(declaration.collection);

@@ -18,7 +18,9 @@ export interface ListAnswerParts {
   readonly offset: number;
   /** The cursor of the next page; null on the last. */
   readonly nextCursor: string | null;
-  /** Whether items follow this page. */
+  /** The cursor of the page before; null on the first. */
+  readonly previousCursor: string | null;
+  /** Whether items follow this page in the direction it was asked for (Stripe's rule). */
   readonly hasMore: boolean;
 }
 
@@ -59,6 +61,8 @@ function partText(parts: ListAnswerParts, part: ListPart): string {
       return JSON.stringify(parts.links);
     case 'nextCursor':
       return JSON.stringify(parts.nextCursor);
+    case 'previousCursor':
+      return JSON.stringify(parts.previousCursor);
     default:
       return String(parts[part]);
   }

@@ -11,9 +11,9 @@ import {
   type Dataset,
   type ParentKey,
 } from '../dataset/dataset.ts';
-import { decodeCursor, encodeCursor, listTag } from '../query/cursor.ts';
-import { keyAt, type Key } from '../query/keys.ts';
-import { buildLinks } from '../query/links.ts';
+import { decodeCursor, encodeCursor, listTagger } from '../query/cursor.ts';
+import { keyAt, type Key, type KeyColumn } from '../query/keys.ts';
+import { buildLinks, type PagePosition } from '../query/links.ts';
 import { itemAnswerWriter, listAnswerWriter } from './answer-envelope.ts';
 import type { Condition } from '../query/query.ts';
 import type { OperationDeclaration } from '../resources/declarations.ts';
@@ -90,6 +90,7 @@ function listHandler(
   const sortFields = new Set(sort?.fields.keys());
   const sizeParameter = paging.size?.parameter;
   const { position } = paging;
+  const listTag = listTagger(specFingerprint);
   return (context) => {
     const { values } = context;
     const conditions: Condition[] = [];
@@ -122,24 +123,24 @@ function listHandler(
     const path = (context.request.url.split('?', 1)[0] ?? '').replace(/(?<=.)\/+$/, '');
     // A cursor is of this list only: its path (parents included), filters, order and spec.
     const tag =
-      position?.kind === 'cursor'
-        ? listTag([specFingerprint, path, JSON.stringify(repeated), JSON.stringify(order ?? [])])
+      position?.kind === 'cursor' && position.value === 'opaque'
+        ? listTag([path, JSON.stringify(repeated), JSON.stringify(order ?? [])])
         : '';
-    const request = pageRequestOf(values, paging, tag);
+    const keyColumn = context.dataset.collection(operation.declaration.collection).collection.keys;
+    const request = pageRequestOf(values, paging, tag, keyColumn);
     const page = operation.list(context.dataset, { conditions, order, page: request });
     const { total, limit, start } = page;
-    const hasMore = start + page.items.length < total;
-    const last = page.items.at(-1);
-    const nextCursor =
-      position?.kind === 'cursor' && hasMore && last !== undefined
-        ? encodeCursor(tag, {
-            key: keyAt(
-              context.dataset.collection(operation.declaration.collection).collection.keys,
-              last,
-            ),
-            index: start + page.items.length - 1,
-          })
-        : null;
+    const end = start + page.items.length;
+    // Whether items follow in the direction the page was asked for (Stripe's `has_more`).
+    const hasMore = request.cursor?.position.direction === 'before' ? start > 0 : end < total;
+    const cursorAt = (index: number, direction: 'after' | 'before'): string | null => {
+      const item = page.items[index - start];
+      if (position?.kind !== 'cursor' || item === undefined) return null;
+      const key = keyAt(keyColumn, item);
+      return position.value === 'key' ? String(key) : encodeCursor(tag, { key, index, direction });
+    };
+    const nextCursor = end < total ? cursorAt(end - 1, 'after') : null;
+    const previousCursor = start > 0 ? cursorAt(start, 'before') : null;
     // The page number as asked (exact up to 2^53, where start / limit is not), or as counted.
     const askedPage = position?.kind === 'page' ? values.get(position.parameter) : undefined;
     const pageNumber =
@@ -181,6 +182,7 @@ function listHandler(
         position,
         encoding: operation.linkEncoding,
         nextCursor,
+        previousCursor,
       },
       page,
     );
@@ -194,6 +196,7 @@ function listHandler(
       pages: page.lastPage,
       offset: start,
       nextCursor,
+      previousCursor,
       hasMore,
     });
     return { ...written, type: JSON_TYPE };
@@ -239,13 +242,15 @@ const NO_PARENTS: readonly ParentKey[] = [];
 /**
  * Where the asked page starts and how many items it holds, from the list's paging parameters
  * (their defaults where not given); a size or a position the schema leaves open below its
- * first is a 400 problem naming it.
+ * first, or a cursor this list did not give, is a 400 problem naming it.
  */
 function pageRequestOf(
   values: ReadonlyMap<string, ParameterValue>,
   paging: PagingDeclaration,
-  /** The list's tag, which a cursor must carry. */
+  /** The list's tag, which an opaque cursor must carry. */
   tag: string,
+  /** The collection's keys, which a cursor that is a key must be one of by type. */
+  keys: KeyColumn,
 ): PageRequest {
   const { size, position } = paging;
   if (size === undefined) return { start: 0, limit: undefined };
@@ -253,17 +258,63 @@ function pageRequestOf(
   const limit = typeof given === 'number' ? given : size.byDefault;
   if (limit < 1) throw invalidParameter(size.parameter ?? '', 'must be at least 1');
   if (position === undefined) return { start: 0, limit };
-  const value = values.get(position.parameter);
   if (position.kind === 'cursor') {
-    if (value === undefined) return { start: 0, limit };
-    const after = decodeCursor(String(value), tag);
-    if (typeof after === 'string') throw invalidParameter(position.parameter, after);
-    return { start: 0, limit, after: { position: after, parameter: position.parameter } };
+    const cursor = cursorOf(values, position, tag, keys);
+    return cursor === undefined ? { start: 0, limit } : { start: 0, limit, cursor };
   }
+  const value = values.get(position.parameter);
   const first = position.kind === 'page' ? position.first : 0;
   const at = typeof value === 'number' ? value : first;
   if (at < first) throw invalidParameter(position.parameter, `must be at least ${String(first)}`);
   return { start: position.kind === 'page' ? (at - first) * limit : at, limit };
+}
+
+/**
+ * The cursor a request gives, read as the list's cursors are: an opaque cursor must be this
+ * list's and, where the list asks for the page before by a parameter of its own, of the page that
+ * parameter asks for; a key must be of the key's type.
+ */
+function cursorOf(
+  values: ReadonlyMap<string, ParameterValue>,
+  position: Extract<PagePosition, { kind: 'cursor' }>,
+  tag: string,
+  keys: KeyColumn,
+): PageRequest['cursor'] {
+  const after = values.get(position.parameter);
+  const before = position.before === undefined ? undefined : values.get(position.before);
+  if (after !== undefined && before !== undefined) {
+    throw invalidParameter(
+      position.before ?? '',
+      `is given with ${position.parameter}: a page is either after an item or before one`,
+    );
+  }
+  const [parameter, value] =
+    before === undefined ? [position.parameter, after] : [position.before ?? '', before];
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (position.value === 'key') {
+    const key = keys.type === 'integer' ? integerKeyOf(text) : text;
+    if (key === undefined) throw invalidParameter(parameter, 'is not a key of this list');
+    const direction = before === undefined ? 'after' : 'before';
+    return { position: { key, index: -1, direction }, parameter };
+  }
+  const read = decodeCursor(text, tag);
+  if (typeof read === 'string') throw invalidParameter(parameter, read);
+  if (position.before !== undefined && (read.direction === 'before') !== (before !== undefined)) {
+    const other = read.direction === 'before' ? position.before : position.parameter;
+    throw invalidParameter(
+      parameter,
+      `is the cursor of the page ${read.direction} an item: give it as ${other}`,
+    );
+  }
+  return { position: read, parameter };
+}
+
+/** An integer key as a query writes it, or undefined. */
+function integerKeyOf(text: string): number | undefined {
+  if (!/^-?(?:0|[1-9]\d{0,15})$/.test(text)) return undefined;
+  const key = Number(text);
+  return Number.isSafeInteger(key) ? key : undefined;
 }
 
 function invalidParameter(parameter: string, message: string): ProblemError {

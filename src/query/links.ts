@@ -1,4 +1,5 @@
 /** @module The pagination links of a list response. */
+import type { CursorValue } from '../spec/pagination.ts';
 import type { Page } from './query.ts';
 
 export interface Links {
@@ -13,7 +14,14 @@ export interface Links {
 export type PagePosition =
   | { readonly kind: 'page'; readonly parameter: string; readonly first: number }
   | { readonly kind: 'offset'; readonly parameter: string }
-  | { readonly kind: 'cursor'; readonly parameter: string };
+  | {
+      readonly kind: 'cursor';
+      /** Where a page after an item is asked for (and, without `before`, the page before one). */
+      readonly parameter: string;
+      /** Where the page before an item is asked for, where the list has such a parameter. */
+      readonly before: string | undefined;
+      readonly value: CursorValue;
+    };
 
 /** The request as links must repeat it: the absolute URL of the list, and its filters. */
 export interface LinkTarget {
@@ -32,6 +40,8 @@ export interface LinkTarget {
   readonly encoding: 'percent' | 'form';
   /** The next page's cursor, for a list paged by cursors; null on its last page. */
   readonly nextCursor?: string | null;
+  /** The previous page's cursor, for a list paged by cursors; null on its first page. */
+  readonly previousCursor?: string | null;
 }
 
 /**
@@ -54,17 +64,17 @@ export function buildLinks(target: LinkTarget, page: Page<unknown>): Links {
     return { first: self, last: self, prev: null, next: null };
   }
   if (position.kind === 'cursor') {
-    // Cursors lead forward only: the first page is the list without one, and no last is named.
+    // The first page is the list without a cursor; no last is named.
     const first = query === '' ? target.url : `${target.url}?${query}`;
-    const next = target.nextCursor ?? null;
+    const at = (parameter: string, cursor: string | null | undefined) =>
+      cursor === null || cursor === undefined
+        ? null
+        : `${target.url}?${query === '' ? '' : `${query}&`}${encode(parameter)}=${encode(cursor)}`;
     return {
       first,
       last: null,
-      prev: null,
-      next:
-        next === null
-          ? null
-          : `${target.url}?${query === '' ? '' : `${query}&`}${encode(position.parameter)}=${encode(next)}`,
+      prev: at(position.before ?? position.parameter, target.previousCursor),
+      next: at(position.parameter, target.nextCursor),
     };
   }
   const prefix = `${target.url}?${query === '' ? '' : `${query}&`}${encode(position.parameter)}=`;

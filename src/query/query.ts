@@ -50,10 +50,10 @@ export interface PageRequest {
   /** From 1; undefined for the whole list. */
   readonly limit: number | undefined;
   /**
-   * Where a cursor (given in `parameter`) says the page starts: after this item; then `start`
-   * is not read.
+   * Where a cursor (given in `parameter`) says the page is: right after an item, or right before
+   * it; then `start` is not read.
    */
-  readonly after?: { readonly position: CursorPosition; readonly parameter: string };
+  readonly cursor?: { readonly position: CursorPosition; readonly parameter: string };
 }
 
 /** One page of a filtered, ordered list. */

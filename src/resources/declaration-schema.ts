@@ -111,7 +111,7 @@ export const DataOperationSchema = Type.Object(
     views: Type.Optional(Type.Record(Name, ViewSchema)),
     envelope: Type.Optional(EnvelopeSchema),
     /**
-     * The query parameters that page a list: a page size and a page number or an offset;
+     * The query parameters that page a list: a page size and a page number, an offset or a cursor;
      * `none`: the whole list in one answer. Without it, the parameters' names say (pagination.ts).
      */
     paging: Type.Optional(
@@ -123,6 +123,12 @@ export const DataOperationSchema = Type.Object(
             page: Type.Optional(Name),
             offset: Type.Optional(Name),
             cursor: Type.Optional(Name),
+            /** Beside a cursor: the parameter that asks for the page before an item. */
+            before: Type.Optional(Name),
+            /** What a cursor is: text the pages give, or an item's key (Stripe's). */
+            cursorValue: Type.Optional(
+              Type.Unsafe<'opaque' | 'key'>({ type: 'string', enum: ['opaque', 'key'] }),
+            ),
           },
           { additionalProperties: false, minProperties: 1 },
         ),

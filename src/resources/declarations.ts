@@ -21,10 +21,12 @@ import type { KeyColumn } from '../query/keys.ts';
 import type { RankKind, SortKey } from '../query/sort.ts';
 import { readSortKeys } from './sort-order.ts';
 import {
+  cursorValueOf,
   FALLBACK_PAGE_SIZE,
   pagingByNames,
   PAGING_PARTS,
   type PagingNames,
+  type PagingPart,
 } from '../spec/pagination.ts';
 import type { PagePosition } from '../query/links.ts';
 import { strictRefusals } from '../spec/served-faults.ts';
@@ -507,14 +509,18 @@ function readDataOperation(
   }
   const sort = input.sort === undefined ? undefined : readSort(input.sort, collection, context);
   const claimed = new Set([...Object.keys(input.filters ?? {}), input.sort?.parameter]);
+  const envelope = readEnvelope(input.envelope, 'list', context);
   const paging = readPaging(
     input.paging,
     query.filter((parameter) => !claimed.has(parameter.name)),
+    envelope,
     context,
   );
+  const position = paging?.position;
   const pagingParameters = new Set<string | undefined>([
     paging?.size?.parameter,
-    paging?.position?.parameter,
+    position?.parameter,
+    position?.kind === 'cursor' ? position.before : undefined,
   ]);
   // Where the paging could not be read, its issues say which parameters to look at first.
   for (const parameter of paging === undefined ? [] : query) {
@@ -527,7 +533,6 @@ function readDataOperation(
       );
     }
   }
-  const envelope = readEnvelope(input.envelope, 'list', context);
   if (
     views === undefined ||
     envelope === undefined ||
@@ -643,6 +648,8 @@ function readPaging(
   input: DataOperationInput['paging'],
   /** The query parameters no filter and no sort claims. */
   free: readonly OpenAPIV3_1.ParameterObject[],
+  /** The answer's envelope (undefined where it is at fault): whether it gives cursors. */
+  envelope: ListEnvelope | undefined,
   context: OperationContext,
 ): PagingDeclaration | undefined {
   const at = [...context.at, 'paging'];
@@ -676,9 +683,9 @@ function readPaging(
         `names no query parameter of GET ${context.pathName} that is not a filter or the sort`,
       );
       valid = false;
-    } else if (parameterType(parameter) !== (part === 'cursor' ? 'string' : 'integer')) {
-      // A cursor is opaque text; every other part is a count.
-      const type = part === 'cursor' ? 'a string' : 'an integer';
+    } else if (parameterType(parameter) !== (isCursorPart(part) ? 'string' : 'integer')) {
+      // A cursor is text (opaque, or a key); every other part is a count.
+      const type = isCursorPart(part) ? 'a string' : 'an integer';
       context.report(
         where,
         `the query parameter ${name} ${declared ? 'pages the list' : `reads as the ${PART_WORDS[part]}`}, so it must be ${type}${declared ? '' : '; if it is not, declare `paging` (docs/declare-a-resource.md#paging)'}`,
@@ -698,6 +705,13 @@ function readPaging(
     );
     valid = false;
   }
+  if (names.before !== undefined && names.cursor === undefined) {
+    context.report(
+      declared ? [...at, 'before'] : context.at,
+      `the query parameter ${names.before} asks for the page before an item, so the list needs a cursor parameter too (docs/declare-a-resource.md#paging)`,
+    );
+    valid = false;
+  }
   if (!valid) return undefined;
   const position: PagePosition | undefined =
     names.page !== undefined
@@ -705,7 +719,15 @@ function readPaging(
       : names.offset !== undefined
         ? { kind: 'offset', parameter: names.offset }
         : names.cursor !== undefined
-          ? { kind: 'cursor', parameter: names.cursor }
+          ? {
+              kind: 'cursor',
+              parameter: names.cursor,
+              before: names.before,
+              value: cursorValueOf(
+                typeof input === 'object' ? input.cursorValue : undefined,
+                envelope === undefined || givesCursors(envelope),
+              ),
+            }
           : undefined;
   if (names.size === undefined) {
     // A position alone pages by a size the server chooses; neither is the whole list.
@@ -724,7 +746,22 @@ const PART_WORDS = {
   page: 'page number',
   offset: 'offset',
   cursor: 'cursor',
+  before: 'cursor of the page before',
 } as const;
+
+function isCursorPart(part: PagingPart): boolean {
+  return part === 'cursor' || part === 'before';
+}
+
+/** Whether a list answer gives its clients cursors to follow: a cursor member, links, or `Link`. */
+function givesCursors(envelope: ListEnvelope): boolean {
+  return (
+    envelope.kind === 'none' ||
+    envelope.parts.some(
+      ([part]) => part === 'nextCursor' || part === 'previousCursor' || part === 'links',
+    )
+  );
+}
 const PART_ARTICLES = { page: 'a page number', offset: 'an offset', cursor: 'a cursor' } as const;
 
 /** The page size without the parameter: its default, else a usual size within its bounds. */

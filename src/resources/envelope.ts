@@ -14,6 +14,7 @@ export const LIST_PARTS = [
   'pages',
   'offset',
   'nextCursor',
+  'previousCursor',
   'hasMore',
 ] as const;
 export type ListPart = (typeof LIST_PARTS)[number];
@@ -68,6 +69,7 @@ const PART_TYPES: Readonly<Record<Part, readonly [type: string, words: string]>>
   pages: ['integer', 'a number'],
   offset: ['integer', 'a number'],
   nextCursor: ['string', 'a string'],
+  previousCursor: ['string', 'a string'],
   hasMore: ['boolean', 'a boolean'],
   item: ['object', 'an object'],
 };

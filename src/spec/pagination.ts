@@ -13,9 +13,10 @@ export const LIMIT_PARAMETER = 'limit';
 
 /**
  * The parts a list is paged by: a page size, and where a page starts (a number, an offset, or
- * a cursor the page before gave).
+ * a cursor the page before gave); and, beside a cursor, a parameter that asks for the page
+ * before an item (Stripe's `ending_before`).
  */
-export const PAGING_PARTS = ['size', 'page', 'offset', 'cursor'] as const;
+export const PAGING_PARTS = ['size', 'page', 'offset', 'cursor', 'before'] as const;
 export type PagingPart = (typeof PAGING_PARTS)[number];
 
 /** Each part's usual names, as real APIs write them. */
@@ -45,7 +46,27 @@ export const PAGING_NAMES: Readonly<Record<PagingPart, readonly string[]>> = {
     'continuation',
     'continuationToken',
   ],
+  before: ['before', 'ending_before', 'endingBefore', 'page[before]'],
 };
+
+/**
+ * What a cursor's value is: `opaque`, text the list's pages give (a next or previous cursor, a
+ * link); or `key`, the key of the item a page starts after (or ends before), as Stripe's
+ * `starting_after` takes an object's id.
+ */
+export type CursorValue = 'opaque' | 'key';
+
+/**
+ * A cursor's value where the declaration does not say: opaque where the answer gives cursors to
+ * follow (a cursor member, links, or a `Link` header), else a key, the only thing a client of an
+ * answer that gives none can send (Stripe's `{data, has_more}`).
+ */
+export function cursorValueOf(
+  declared: CursorValue | undefined,
+  answerGivesCursors: boolean,
+): CursorValue {
+  return declared ?? (answerGivesCursors ? 'opaque' : 'key');
+}
 
 /** The query parameter of each part a list is paged by (none: the list is whole). */
 export type PagingNames = Readonly<Partial<Record<PagingPart, string>>>;

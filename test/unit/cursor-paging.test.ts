@@ -38,12 +38,42 @@ paths:
         collection: events
         filters: { city: { field: city, match: exact } }
         sort: { parameter: sort, fields: [price] }
-        envelope: { items: data, nextCursor: next_cursor, hasMore: has_more, links: links }
+        envelope:
+          items: data
+          nextCursor: next_cursor
+          previousCursor: prev_cursor
+          hasMore: has_more
+          links: links
       parameters:
         - { name: city, in: query, schema: { type: string } }
         - { name: sort, in: query, schema: { type: string } }
         - { name: cursor, in: query, schema: { type: string } }
         - { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 20, default: 5 } }
+      responses:
+        '200': { description: a page }
+        '400': { description: a bad parameter }
+  /stripe-events:
+    get:
+      operationId: listStripeEvents
+      security: []
+      x-stockmock: { collection: events, envelope: { items: data, hasMore: has_more } }
+      parameters:
+        - { name: starting_after, in: query, schema: { type: string } }
+        - { name: ending_before, in: query, schema: { type: string } }
+        - { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 20, default: 4 } }
+      responses:
+        '200': { description: a page }
+        '400': { description: a bad parameter }
+  /paired-events:
+    get:
+      operationId: listPairedEvents
+      security: []
+      x-stockmock:
+        collection: events
+        envelope: { items: data, nextCursor: next, previousCursor: previous }
+      parameters:
+        - { name: after, in: query, schema: { type: string } }
+        - { name: before, in: query, schema: { type: string } }
       responses:
         '200': { description: a page }
         '400': { description: a bad parameter }
@@ -61,8 +91,9 @@ paths:
 interface Page {
   readonly data: { id: number }[];
   readonly next_cursor: string | null;
+  readonly prev_cursor: string | null;
   readonly has_more: boolean;
-  readonly links: { next: string | null; first: string };
+  readonly links: { next: string | null; prev: string | null; first: string };
 }
 
 let url = '';
@@ -83,8 +114,8 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-async function page(query: string): Promise<Page> {
-  const response = await fetch(`${url}/events?${query}`);
+async function page(query: string, list = 'events'): Promise<Page> {
+  const response = await fetch(`${url}/${list}?${query}`);
   expect(response.status, query).toBe(200);
   return (await response.json()) as Page;
 }
@@ -188,3 +219,109 @@ describe('a list paged by cursors', () => {
     );
   });
 });
+
+/** The ids of a list's pages, each page in list order, pages in the order walked. */
+type Pages = number[][];
+
+describe('the page before, by a previous cursor or a parameter of its own', () => {
+  const ids = events.map((event) => event.id);
+  /** The pages of `size` items from the end back to the start, as a walk back must give them. */
+  const pagesBack = (from: number, size: number): Pages => {
+    const pages: Pages = [];
+    for (let end = from; end > 0; end -= size) pages.push(ids.slice(Math.max(0, end - size), end));
+    return pages;
+  };
+
+  it('walks back from the last page by prev_cursor and links.prev, page for page', async () => {
+    for (const size of [1, 3, 5, 19, 20]) {
+      let last = await page(`limit=${String(size)}`);
+      while (last.next_cursor !== null) {
+        last = await page(`limit=${String(size)}&cursor=${encodeURIComponent(last.next_cursor)}`);
+      }
+      const lastStart = ids.indexOf(last.data[0]?.id ?? -1);
+      const got: Pages = [];
+      let answer = last;
+      for (let step = 0; answer.prev_cursor !== null && step <= ids.length; step++) {
+        // The link says the same as the cursor: follow each in turn.
+        const linked = (await (await fetch(answer.links.prev ?? '')).json()) as Page;
+        answer = await page(
+          `limit=${String(size)}&cursor=${encodeURIComponent(answer.prev_cursor)}`,
+        );
+        expect(linked.data).toEqual(answer.data);
+        got.push(answer.data.map((event) => event.id));
+        // Walking back, has_more says whether pages come before this one.
+        expect(answer.has_more).toBe(answer.prev_cursor !== null);
+      }
+      expect(got).toEqual(pagesBack(lastStart, size));
+      expect(answer.links.prev).toBeNull();
+    }
+  });
+
+  it('goes forward again from a page reached backwards', async () => {
+    const third = await page('limit=5&cursor=' + ((await walkTo(2, 5)) ?? ''));
+    const back = await page(`limit=5&cursor=${encodeURIComponent(third.prev_cursor ?? '')}`);
+    expect(back.data.map((e) => e.id)).toEqual(ids.slice(5, 10));
+    const forward = await page(`limit=5&cursor=${encodeURIComponent(back.next_cursor ?? '')}`);
+    expect(forward.data.map((e) => e.id)).toEqual(ids.slice(10, 15));
+  });
+
+  it('reads a key as the cursor where the answer gives none (Stripe), both ways', async () => {
+    const forward: Pages = [];
+    let answer = await page('limit=4', 'stripe-events');
+    forward.push(answer.data.map((e) => e.id));
+    while (answer.has_more) {
+      const last = answer.data.at(-1)?.id ?? -1;
+      answer = await page(`limit=4&starting_after=${String(last)}`, 'stripe-events');
+      forward.push(answer.data.map((e) => e.id));
+    }
+    expect(forward.flat()).toEqual(ids);
+    expect(forward.every((one) => one.length <= 4)).toBe(true);
+    const back: Pages = [];
+    let first = ids.at(-1) ?? -1;
+    answer = await page(`limit=4&ending_before=${String(first)}`, 'stripe-events');
+    back.push(answer.data.map((e) => e.id));
+    while (answer.has_more) {
+      first = answer.data[0]?.id ?? -1;
+      answer = await page(`limit=4&ending_before=${String(first)}`, 'stripe-events');
+      back.push(answer.data.map((e) => e.id));
+    }
+    expect(back).toEqual(pagesBack(ids.length - 1, 4));
+  });
+
+  it('places a key no item has where it would be, in key order', async () => {
+    const gap = events.findIndex((event, i) => (events[i + 1]?.id ?? 0) - event.id >= 2);
+    const gone = (events[gap]?.id ?? 0) + 1;
+    const after = await page(`limit=3&starting_after=${String(gone)}`, 'stripe-events');
+    expect(after.data.map((e) => e.id)).toEqual(ids.slice(gap + 1, gap + 4));
+    const before = await page(`limit=3&ending_before=${String(gone)}`, 'stripe-events');
+    expect(before.data.map((e) => e.id)).toEqual(ids.slice(Math.max(0, gap - 2), gap + 1));
+  });
+
+  it('refuses a key of another type, both directions at once, and a cursor given the wrong way', async () => {
+    const paired = await page('', 'paired-events');
+    const next = (paired as unknown as { next: string }).next;
+    for (const [list, query, parameter] of [
+      ['stripe-events', 'starting_after=abc', 'starting_after'],
+      ['stripe-events', 'ending_before=1.5', 'ending_before'],
+      ['stripe-events', 'starting_after=3&ending_before=9', 'ending_before'],
+      // A next page's cursor given as the page before's: never a wrong page.
+      ['paired-events', `before=${next}`, 'before'],
+    ] as const) {
+      const response = await fetch(`${url}/${list}?${query}`);
+      expect(response.status, query).toBe(400);
+      const problem = (await response.json()) as { errors: { parameter: string }[] };
+      expect(problem.errors.map((error) => error.parameter)).toEqual([parameter]);
+    }
+  });
+});
+
+/** The next cursor after `pages` pages of `size`, from the first. */
+async function walkTo(pages: number, size: number): Promise<string | null> {
+  let answer = await page(`limit=${String(size)}`);
+  for (let step = 1; step < pages; step++) {
+    answer = await page(
+      `limit=${String(size)}&cursor=${encodeURIComponent(answer.next_cursor ?? '')}`,
+    );
+  }
+  return answer.next_cursor === null ? null : encodeURIComponent(answer.next_cursor);
+}

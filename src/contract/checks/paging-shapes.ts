@@ -4,7 +4,7 @@
  * computed from the list walked at its largest page size; the walks at other sizes must give
  * the same items in the same order.
  */
-import type { Check, Failure, Findings } from '../check.ts';
+import type { Check, CheckContext, Failure, Findings } from '../check.ts';
 import { found } from '../check.ts';
 import type { DeclaredList } from '../declared.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
@@ -22,6 +22,7 @@ import {
   type Collection,
   type Id,
   type Item,
+  type ListPaging,
 } from '../walk.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
@@ -60,6 +61,18 @@ function walkSizes(count: number, collection: Collection): number[] {
   return [...new Set(sizes)];
 }
 
+/** The list as learned at its largest page size, and its items' ids; none where it is empty. */
+function learnedList(
+  context: CheckContext,
+  collection: Collection,
+): { readonly whole: readonly Item[]; readonly expected: readonly Id[] } | undefined {
+  const whole = learnedItems(context, collection);
+  if (whole.length === 0) return undefined;
+  return { whole, expected: idsOf(collection, whole).filter((id) => id !== undefined) };
+}
+
+const EMPTY_LIST: Findings = { failures: [], skipped: 'the list is empty' };
+
 /** The first way `got` differs from `expected` (repeats, gaps, order), or undefined. */
 function sequenceFault(
   got: readonly (Id | undefined)[],
@@ -91,9 +104,9 @@ function walksCheck(list: DeclaredList): Check {
     source: sourceOf(collection.name, 'paging'),
     needs: [],
     async run(context): Promise<Findings> {
-      const whole = learnedItems(context, collection);
-      if (whole.length === 0) return { failures: [], skipped: 'the list is empty' };
-      const expected = idsOf(collection, whole).filter((id) => id !== undefined);
+      const learned = learnedList(context, collection);
+      if (learned === undefined) return EMPTY_LIST;
+      const { whole, expected } = learned;
       const as = readerOf(context, collection);
       const failures: Failure[] = [];
       const sizes = collection.paging.kind === 'whole' ? [] : walkSizes(whole.length, collection);
@@ -141,6 +154,92 @@ function walksCheck(list: DeclaredList): Check {
         sizes.length === 0
           ? `${String(whole.length)} items in one answer`
           : `${String(whole.length)} items walked at ${sizes.join(', ')} a page`,
+      );
+    },
+  };
+}
+
+/**
+ * Rule (interface, the spec's declaration): where a cursor list declares a way back (a previous
+ * cursor in its answer, or a parameter for the page before an item that is a key), going back
+ * from its last page, page by page, gives the same items as going forward, each page in the
+ * list's order, none twice. What breaks it: a previous cursor that names the page's first item
+ * and repeats it, or the page before's and skips one; `ending_before` read as `starting_after`.
+ */
+function walksBackCheck(
+  list: DeclaredList,
+  paging: Extract<ListPaging, { kind: 'cursor' }>,
+): Check {
+  const { collection } = list;
+  const { envelope } = collection;
+  const previousAt = envelope.kind === 'object' ? envelope.previousCursor : undefined;
+  const moreAt = envelope.kind === 'object' ? envelope.hasMore : undefined;
+  const way =
+    previousAt !== undefined
+      ? previousAt.join('.')
+      : `${paging.before ?? ''} (the first item's ${paging.keyMember ?? ''})`;
+  return {
+    id: `paging.${collection.name}.walks-back`,
+    title: `${collection.name}: walked back from its last page by ${way}, the same items as walked forward`,
+    level: 'interface',
+    source: sourceOf(collection.name, 'paging'),
+    needs: [],
+    async run(context): Promise<Findings> {
+      const learned = learnedList(context, collection);
+      if (learned === undefined) return EMPTY_LIST;
+      const { whole, expected } = learned;
+      const as = readerOf(context, collection);
+      const [size = 2] = walkSizes(whole.length, collection);
+      const path = withQuery(collection.path, sized(collection, size));
+      const forward = await context.walk(path, as, {
+        ...pagesOf(collection),
+        maxItems: whole.length * 2,
+      });
+      let page = forward.pages.at(-1);
+      if (forward.failures.length > 0 || page === undefined) {
+        return { failures: [], skipped: 'the walk forward failed (paging.walks says why)' };
+      }
+      const back: (readonly Item[])[] = [page.data];
+      for (let step = 0; step < MAX_WALK_PAGES; step++) {
+        const body = page.exchange.kind === 'response' ? page.exchange.response.body : undefined;
+        let next: string | undefined;
+        if (previousAt !== undefined) {
+          const cursor = memberAt(body, previousAt);
+          if (typeof cursor === 'string' && cursor !== '') {
+            next = withParameter(path, paging.before ?? paging.cursor, cursor);
+          }
+        } else {
+          const key = page.data[0]?.[paging.keyMember ?? ''];
+          const more = step === 0 || moreAt === undefined ? true : memberAt(body, moreAt);
+          if (more !== false && (typeof key === 'string' || typeof key === 'number')) {
+            next = withParameter(path, paging.before ?? '', String(key));
+          }
+        }
+        if (next === undefined) break;
+        const exchange = await context.client.request({ path: next, as });
+        const read = readPage(exchange, envelope);
+        if (isFailure(read)) return found([read]);
+        if (read.data.length === 0) break;
+        page = read;
+        back.unshift(read.data);
+      }
+      const got = idsOf(collection, back.flat());
+      const fault = sequenceFault(got, expected);
+      return found(
+        fault === undefined
+          ? []
+          : [
+              {
+                message: `Walked back ${String(size)} a page by ${way}, ${fault}`,
+                request: describeRequest({ method: 'GET', url: path, as }).replace(
+                  ' (',
+                  ' to its last page, then back (',
+                ),
+                expected: `${String(expected.length)} items: ${someIds(expected, 8)}`,
+                actual: `${String(got.length)} items: ${someIds(got, 8)}`,
+              },
+            ],
+        `${String(back.length)} pages walked back at ${String(size)} a page`,
       );
     },
   };
@@ -272,6 +371,18 @@ function otherFilter(
   return undefined;
 }
 
+/** Whether a cursor list declares how to ask for the page before one: a cursor, or a key. */
+function declaresWayBack(
+  collection: Collection,
+  paging: Extract<ListPaging, { kind: 'cursor' }>,
+): boolean {
+  const { envelope } = collection;
+  return (
+    (envelope.kind === 'object' && envelope.previousCursor !== undefined) ||
+    (paging.before !== undefined && paging.keyMember !== undefined)
+  );
+}
+
 /** The checks of a declared list's own paging; none for the interface's links (pagination.ts). */
 export function pagingChecksOf(list: DeclaredList): Check[] {
   const { paging } = list.collection;
@@ -282,6 +393,12 @@ export function pagingChecksOf(list: DeclaredList): Check[] {
     ...(maximum === undefined || paging.kind === 'whole'
       ? []
       : [sizeBoundCheck(list, maximum), sizeRefusedCheck(list, maximum)]),
-    ...(paging.kind === 'cursor' ? [foreignCursorCheck(list, paging.cursor)] : []),
+    // A cursor that is a key names a place for any key: only opaque ones are refused.
+    ...(paging.kind === 'cursor' && paging.keyMember === undefined
+      ? [foreignCursorCheck(list, paging.cursor)]
+      : []),
+    ...(paging.kind === 'cursor' && declaresWayBack(list.collection, paging)
+      ? [walksBackCheck(list, paging)]
+      : []),
   ].map((check) => guarded(check, list));
 }
