@@ -220,6 +220,19 @@ function walksBackCheck(
         const read = readPage(exchange, envelope);
         if (isFailure(read)) return found([read]);
         if (read.data.length === 0) break;
+        // Walking back, `has_more` says whether items come before this page (Stripe's rule).
+        const atStart = idsOf(collection, read.data.slice(0, 1))[0] === expected[0];
+        const answered = exchange.kind === 'response' ? exchange.response.body : undefined;
+        const more = moreAt === undefined ? undefined : memberAt(answered, moreAt);
+        if (moreAt !== undefined && more !== !atStart) {
+          return found([
+            failureOf(
+              exchange,
+              `${moreAt.join('.')} is ${JSON.stringify(more)} on a page walked back to that ${atStart ? 'starts' : 'does not start'} the list`,
+              `${moreAt.join('.')} ${String(!atStart)}: whether items come before the page`,
+            ),
+          ]);
+        }
         page = read;
         back.unshift(read.data);
       }
