@@ -355,6 +355,15 @@ function pagingOf(options: WalkOptions): ListPaging {
 /** What the walk does after a page: ask for the next one, stop there, or stop failing. */
 type Step =
   | { readonly kind: 'next'; readonly path: string }
+  /**
+   * The list said it ended, yet gave a way on: the page it leads to is asked for once, and must
+   * hold nothing and say so (`judge` says what is wrong with it, if anything).
+   */
+  | {
+      readonly kind: 'trailing';
+      readonly path: string;
+      judge(page: ListPage): Failure | undefined;
+    }
   | { readonly kind: 'end' }
   | { readonly kind: 'fail'; readonly failure: Failure };
 
@@ -425,6 +434,13 @@ function pagerOf(
             envelope?.kind === 'object' && envelope.hasMore !== undefined
               ? memberAt(body, envelope.hasMore)
               : undefined;
+          if (more === false && typeof cursor === 'string' && cursor !== '') {
+            return {
+              kind: 'trailing',
+              path: withParameter(path, paging.cursor, cursor),
+              judge: (trailing) => trailingFault(trailing, cursorAt, envelope),
+            };
+          }
           if (cursor === null || cursor === undefined || cursor === '' || more === false) {
             return more === true
               ? {
@@ -451,6 +467,40 @@ function pagerOf(
         },
       };
   }
+}
+
+/**
+ * What is wrong with the page a cursor leads to that a page saying it had no more still gave: it
+ * holds items (a client walking by `has_more` never sees them), or it says it has more.
+ */
+function trailingFault(
+  page: ListPage,
+  cursorAt: readonly string[],
+  envelope: ListEnvelope | undefined,
+): Failure | undefined {
+  const moreAt = envelope?.kind === 'object' ? envelope.hasMore : undefined;
+  const more =
+    moreAt === undefined
+      ? undefined
+      : page.exchange.kind === 'response'
+        ? memberAt(page.exchange.response.body, moreAt)
+        : undefined;
+  const saidNoMore = `${moreAt?.join('.') ?? 'has_more'} false`;
+  if (page.data.length > 0) {
+    return failureOf(
+      page.exchange,
+      `The page that said ${saidNoMore} gave a ${cursorAt.join('.')} that leads to ${String(page.data.length)} more items`,
+      `no items after the page that says ${saidNoMore}`,
+    );
+  }
+  if (more === true) {
+    return failureOf(
+      page.exchange,
+      `The ${cursorAt.join('.')} of the page that said ${saidNoMore} leads to an empty page that says it has more`,
+      saidNoMore,
+    );
+  }
+  return undefined;
 }
 
 /**
@@ -577,6 +627,14 @@ export async function walkPages(
     }
     if (step.kind === 'fail') {
       failures.push(step.failure);
+      break;
+    }
+    if (step.kind === 'trailing') {
+      if (!seen.has(step.path)) {
+        const trailing = readPage(await client.request({ path: step.path, as }), options.envelope);
+        const fault = isFailure(trailing) ? trailing : step.judge(trailing);
+        if (fault !== undefined) failures.push(fault);
+      }
       break;
     }
     next = step.path;
