@@ -13,7 +13,7 @@ import {
 } from '../dataset/dataset.ts';
 import { decodeCursor, encodeCursor, listTagger } from '../query/cursor.ts';
 import { keyAt, type Key, type KeyColumn } from '../query/keys.ts';
-import { buildLinks, type PagePosition } from '../query/links.ts';
+import { buildLinks, type Links, type PagePosition } from '../query/links.ts';
 import { itemAnswerWriter, listAnswerWriter } from './answer-envelope.ts';
 import type { Condition } from '../query/query.ts';
 import type { OperationDeclaration } from '../resources/declarations.ts';
@@ -91,6 +91,7 @@ function listHandler(
   const sizeParameter = paging.size?.parameter;
   const { position } = paging;
   const listTag = listTagger(specFingerprint);
+  const showsLinks = envelope.kind === 'none' || envelope.parts.some(([part]) => part === 'links');
   return (context) => {
     const { values } = context;
     const conditions: Condition[] = [];
@@ -168,24 +169,27 @@ function listHandler(
         { extensions: { total } },
       );
     }
-    const links = buildLinks(
-      {
-        url: `${context.origin()}${path}`,
-        filters: repeated,
-        // Fastify's query, parsed once already: its names are decoded, however they were sent.
-        size:
-          sizeParameter !== undefined &&
-          (operation.linkLimit === 'always' ||
-            Object.hasOwn(context.request.query as object, sizeParameter))
-            ? sizeParameter
-            : undefined,
-        position,
-        encoding: operation.linkEncoding,
-        nextCursor,
-        previousCursor,
-      },
-      page,
-    );
+    // Links only where the answer shows them (a `links` part, or a bare array's Link header).
+    const links = !showsLinks
+      ? UNSHOWN_LINKS
+      : buildLinks(
+          {
+            url: `${context.origin()}${path}`,
+            filters: repeated,
+            // Fastify's query, parsed once already: its names are decoded, however they were sent.
+            size:
+              sizeParameter !== undefined &&
+              (operation.linkLimit === 'always' ||
+                Object.hasOwn(context.request.query as object, sizeParameter))
+                ? sizeParameter
+                : undefined,
+            position,
+            encoding: operation.linkEncoding,
+            nextCursor,
+            previousCursor,
+          },
+          page,
+        );
     const items = operation.writePage(context.dataset, page, context.request.accessLevel);
     const written = answer({
       items,
@@ -202,6 +206,9 @@ function listHandler(
     return { ...written, type: JSON_TYPE };
   };
 }
+
+/** The links of an answer that shows none: never written. */
+const UNSHOWN_LINKS: Links = { first: '', last: null, prev: null, next: null };
 
 function itemHandler(operation: Extract<DataOperation, { kind: 'item' }>): OperationHandler {
   const { parameter, envelope, parents } = operation.declaration;
