@@ -367,11 +367,11 @@ function eventsExample(paging: 'cursor' | 'number'): DeclaredExample {
                 '- name: page\n$1in: query\n$1schema: { type: integer, minimum: 1, maximum: 100000000 }',
               )
               .replace(
-                /nextCursor: next_cursor\n(\s+)hasMore: has_more/,
+                /nextCursor: next_cursor\n(\s+)previousCursor: prev_cursor\n\s+hasMore: has_more/,
                 'total: total\n$1page: page',
               )
               .replace(
-                /required: \[data, next_cursor, has_more\]([\s\S]*?)next_cursor: \{ type: \[string, 'null'\] \}\n(\s+)has_more: \{ type: boolean \}/,
+                /required: \[data, next_cursor, has_more\]([\s\S]*?)next_cursor: \{ type: \[string, 'null'\] \}\n(\s+)prev_cursor:[\s\S]*?has_more: \{ type: boolean \}/,
                 'required: [data, total, page]$1total: { type: integer }\n$2page: { type: integer }',
               );
             const file = join(scratch, 'events-by-number.yaml');

@@ -48,6 +48,7 @@ describe('stockmock contract on the events example', () => {
         'paging./v1/events.walks',
         'paging./v1/events/{eventId}/tickets.walks',
         'paging./v1/events/{eventId}/tickets.foreign-cursor',
+        'paging./v1/events/{eventId}/tickets.walks-back',
         'nested./v1/events/{eventId}/tickets',
         'nested./v1/events/{eventId}/tickets.unknown-parent',
         'nested./v1/events/{eventId}/tickets/{ticketId}.other-parent',
