@@ -10,6 +10,7 @@ import type { getHttpOperationsFromSpec, IHttpConfig, IHttpRequest } from '@stop
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { pino, type Logger } from 'pino';
+import { prismDocument } from './prism-document.ts';
 import type { LoadedSpec } from './load-spec.ts';
 import { HTTP_METHODS, operationKey, type HttpMethod } from './operation-rules.ts';
 import { matchPrismPatternsInLinearTime } from './prism-patterns.ts';
@@ -152,7 +153,7 @@ function onlyOperations(spec: LoadedSpec, keys: ReadonlySet<string>): OpenAPIV3_
     }
     paths[path] = kept;
   }
-  return { ...spec.dereferenced, paths };
+  return prismDocument(spec, paths);
 }
 
 /** The key of the spec's operation at method and path (Prism's iid is not the operationId). */

@@ -10,6 +10,7 @@ import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { LoadedSpec } from './load-spec.ts';
+import { prismDocument } from './prism-document.ts';
 import { pathPattern } from './path-pattern.ts';
 import { decimalsOf } from '../util/decimals.ts';
 import { matchPrismPatternsInLinearTime } from './prism-patterns.ts';
@@ -44,7 +45,7 @@ type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
  * none, not at all).
  */
 export async function createResponseValidator(spec: LoadedSpec): Promise<ResponseValidator> {
-  const operations = await getHttpOperationsFromSpec(structuredClone(spec.document));
+  const operations = await getHttpOperationsFromSpec(structuredClone(prismDocument(spec)));
   const routes = operations.map((operation) => ({
     operation,
     pattern: pathPattern(operation.path),
