@@ -141,7 +141,10 @@ function listHandler(
       return position.value === 'key' ? String(key) : encodeCursor(tag, { key, index, direction });
     };
     const nextCursor = end < total ? cursorAt(end - 1, 'after') : null;
-    const previousCursor = start > 0 ? cursorAt(start, 'before') : null;
+    // A key names the page before an item only through a parameter of its own (ending_before).
+    const hasWayBack =
+      position?.kind === 'cursor' && (position.value === 'opaque' || position.before !== undefined);
+    const previousCursor = start > 0 && hasWayBack ? cursorAt(start, 'before') : null;
     // The page number as asked (exact up to 2^53, where start / limit is not), or as counted.
     const askedPage = position?.kind === 'page' ? values.get(position.parameter) : undefined;
     const pageNumber =

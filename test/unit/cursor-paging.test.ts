@@ -64,6 +64,18 @@ paths:
       responses:
         '200': { description: a page }
         '400': { description: a bad parameter }
+  /forward-keys:
+    get:
+      operationId: listForwardKeys
+      security: []
+      x-stockmock:
+        collection: events
+        paging: { cursor: after, cursorValue: key }
+        envelope: { items: data, previousCursor: previous, links: links }
+      parameters:
+        - { name: after, in: query, schema: { type: string } }
+      responses:
+        '200': { description: a page }
   /paired-events:
     get:
       operationId: listPairedEvents
@@ -295,6 +307,17 @@ describe('the page before, by a previous cursor or a parameter of its own', () =
     expect(after.data.map((e) => e.id)).toEqual(ids.slice(gap + 1, gap + 4));
     const before = await page(`limit=3&ending_before=${String(gone)}`, 'stripe-events');
     expect(before.data.map((e) => e.id)).toEqual(ids.slice(Math.max(0, gap - 2), gap + 1));
+  });
+
+  it('names no page before where keys lead forward only (no parameter for the page before)', async () => {
+    const second = (await page(`after=${String(ids[19])}`, 'forward-keys')) as unknown as {
+      data: { id: number }[];
+      previous: string | null;
+      links: { prev: string | null; next: string | null };
+    };
+    expect(second.data.map((e) => e.id)).toEqual(ids.slice(20, 40));
+    expect(second.previous).toBeNull();
+    expect(second.links.prev).toBeNull();
   });
 
   it('refuses a key of another type, both directions at once, and a cursor given the wrong way', async () => {

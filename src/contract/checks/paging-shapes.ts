@@ -394,10 +394,9 @@ function declaresWayBack(
   paging: Extract<ListPaging, { kind: 'cursor' }>,
 ): boolean {
   const { envelope } = collection;
-  return (
-    (envelope.kind === 'object' && envelope.previousCursor !== undefined) ||
-    (paging.before !== undefined && paging.keyMember !== undefined)
-  );
+  // A key names the page before an item only through a parameter of its own (ending_before).
+  if (paging.keyMember !== undefined) return paging.before !== undefined;
+  return envelope.kind === 'object' && envelope.previousCursor !== undefined;
 }
 
 /** The checks of a declared list's own paging; none for the interface's links (pagination.ts). */
