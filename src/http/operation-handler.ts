@@ -92,6 +92,9 @@ function listHandler(
   const { position } = paging;
   const listTag = listTagger(specFingerprint);
   const showsLinks = envelope.kind === 'none' || envelope.parts.some(([part]) => part === 'links');
+  // A key names the page before an item only through a parameter of its own (ending_before).
+  const namesPageBefore =
+    position?.kind === 'cursor' && (position.value === 'opaque' || position.before !== undefined);
   return (context) => {
     const { values } = context;
     const conditions: Condition[] = [];
@@ -141,10 +144,7 @@ function listHandler(
       return position.value === 'key' ? String(key) : encodeCursor(tag, { key, index, direction });
     };
     const nextCursor = end < total ? cursorAt(end - 1, 'after') : null;
-    // A key names the page before an item only through a parameter of its own (ending_before).
-    const hasWayBack =
-      position?.kind === 'cursor' && (position.value === 'opaque' || position.before !== undefined);
-    const previousCursor = start > 0 && hasWayBack ? cursorAt(start, 'before') : null;
+    const previousCursor = start > 0 && namesPageBefore ? cursorAt(start, 'before') : null;
     // The page number as asked (exact up to 2^53, where start / limit is not), or as counted.
     const askedPage = position?.kind === 'page' ? values.get(position.parameter) : undefined;
     const pageNumber =
