@@ -30,6 +30,7 @@ import {
   buildRouteTable,
   distinctRoutes,
   RESERVED_IN_PATH,
+  type DataRoute,
   type RouteDef,
 } from '../spec/route-table.ts';
 import { escapeReservedInPath } from '../http/reserved-path.ts';
@@ -38,12 +39,14 @@ import { answerClientError, answerConnect, answerExpectation } from '../http/cli
 import { originFormOf } from '../http/request-origin.ts';
 import { exampleRoute } from '../http/example-route.ts';
 import { operationHandler } from '../http/operation-handler.ts';
-import { dataOperations } from '../dataset/dataset.ts';
+import { dataOperations, type DataOperation } from '../dataset/dataset.ts';
 import {
   readDeclarations,
+  type CollectionDeclaration,
   type Declarations,
   type OperationDeclaration,
 } from '../resources/declarations.ts';
+import type { WriteDeclaration } from '../resources/write-declarations.ts';
 import { reshapeViews } from '../resources/reshape-views.ts';
 import { orderIssues, unviewedLevelIssues } from '../resources/config-fit.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
@@ -59,6 +62,9 @@ import noBodies from '../http/plugins/no-bodies.ts';
 import preferences from '../http/plugins/preferences.ts';
 import problemHandler, { sendProblem } from '../http/plugins/problem-handler.ts';
 import { operationRoute } from '../http/operation-route.ts';
+import { writeRoute } from '../http/write-route.ts';
+import { createSessionStore, type SessionStore } from '../sessions/session-store.ts';
+import { recordWrite } from '../writes/write-record.ts';
 import { createKeptAnswers, type KeptAnswers } from '../http/rendered-answers.ts';
 import { nextRequestId, OneLinePerRequest } from '../http/request-log.ts';
 import { createRequestOrigin } from '../http/request-origin.ts';
@@ -88,6 +94,11 @@ export interface AppDeps {
    * Unless given, there is one only with the admin API, which serves it.
    */
   readonly journal?: RequestJournal;
+  /**
+   * Each session's writes: the programmatic API and the admin API reach them. The app's own
+   * unless given.
+   */
+  readonly sessions?: SessionStore;
 }
 
 /** /docs and its files: read-only pages (@fastify/swagger-ui). */
@@ -301,9 +312,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? {}
       : rateLimitConfig(rateLimit)),
   });
+  const sessions =
+    deps.sessions ?? createSessionStore(loadPlanOf(declarations, config.compatibility));
+  const writes: { route: DataRoute; declaration: WriteDeclaration }[] = [];
   for (const route of routes) {
     if (route.answers !== 'data') continue;
     const declaration = declarations.operations.get(route.key) as OperationDeclaration;
+    // In the context where bodies are read, below.
+    if (declaration.kind === 'write') {
+      writes.push({ route, declaration });
+      continue;
+    }
     const handler = operationHandler(declaration, data.get(route.key), spec);
     // Only pages of a list are kept. A single item is written in about a microsecond, less
     // than its key and lookup cost, and clients that ask for ids across the catalogue rarely
@@ -319,6 +338,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         route,
         handler,
         catalogs,
+        sessions,
         keptAnswers: keepsAnswers ? (keptAnswers ?? undefined) : undefined,
         originOf,
       }),
@@ -342,6 +362,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         done(null, body);
       },
     );
+    for (const { route, declaration } of writes) {
+      bodies.route({
+        method: route.method,
+        url: route.url,
+        bodyLimit: EXAMPLE_BODY_LIMIT,
+        config: routeConfig(route),
+        handler: writeRoute({
+          route,
+          operation: data.get(route.key) as Extract<DataOperation, { kind: 'write' }>,
+          write: recordWrite(
+            declaration,
+            declarations.collections.get(declaration.collection) as CollectionDeclaration,
+          ),
+          catalogs,
+          sessions,
+          originOf,
+        }),
+      });
+    }
     for (const route of routes) {
       if (route.answers !== 'examples') continue;
       bodies.route({

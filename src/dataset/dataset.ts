@@ -51,30 +51,40 @@ export interface Dataset {
   /** Where the data came from, for logs. */
   readonly source: string;
   collection(name: string): ServedCollection;
+  /** The same data with these collections in place of their namesakes: a session's writes. */
+  withCollections(replaced: readonly IndexedCollection[]): Dataset;
 }
 
 let datasetsMade = 0;
 
 export function createDataset(collections: readonly IndexedCollection[]): Dataset {
+  return datasetOver(new Map(collections.map((one) => [one.collection.name, served(one)])));
+}
+
+function served({ collection, indexes, labelOrder }: IndexedCollection): ServedCollection {
+  return {
+    collection,
+    engine: createQueryEngine(collection, indexes),
+    labelOrder: labelOrder === undefined ? undefined : labelOrdering(labelOrder),
+  };
+}
+
+function datasetOver(collections: ReadonlyMap<string, ServedCollection>): Dataset {
   datasetsMade += 1;
-  const served = new Map(
-    collections.map(({ collection, indexes, labelOrder }) => [
-      collection.name,
-      {
-        collection,
-        engine: createQueryEngine(collection, indexes),
-        labelOrder: labelOrder === undefined ? undefined : labelOrdering(labelOrder),
-      },
-    ]),
-  );
+  const all = [...collections.values()].map(({ collection }) => collection);
   return Object.freeze({
     serial: datasetsMade,
-    sizes: new Map(collections.map(({ collection }) => [collection.name, collection.size])),
-    source: [...new Set(collections.map(({ collection }) => collection.source))].join(', '),
+    sizes: new Map(all.map((collection) => [collection.name, collection.size])),
+    source: [...new Set(all.map((collection) => collection.source))].join(', '),
     collection(name: string) {
-      const found = served.get(name);
+      const found = collections.get(name);
       if (found === undefined) throw new Error(`No collection is named ${name}`);
       return found;
+    },
+    withCollections(replaced: readonly IndexedCollection[]) {
+      const next = new Map(collections);
+      for (const one of replaced) next.set(one.collection.name, served(one));
+      return datasetOver(next);
     },
   });
 }
@@ -115,15 +125,20 @@ export type DataOperation =
       /** The page's records, at an access level, as the text of a JSON array. */
       writePage(dataset: Dataset, page: Page<number>, level: string | null): string;
     }
-  | {
-      readonly kind: 'item';
-      readonly declaration: Extract<OperationDeclaration, { kind: 'item' }>;
-      /**
-       * The record with this key, under these parents (a nested item), as JSON text at an
-       * access level; a 404 problem if there is none, or it is another parent's.
-       */
-      get(dataset: Dataset, key: Key, parents: readonly ParentKey[], level: string | null): string;
-    };
+  | RecordOperation<'item'>
+  | RecordOperation<'write'>;
+
+/** An item, or a write, which answers with the record it wrote. */
+interface RecordOperation<Kind extends 'item' | 'write'> {
+  readonly kind: Kind;
+  readonly declaration: Extract<OperationDeclaration, { kind: Kind }>;
+  /**
+   * The record with this key, under these parents (a nested item), as JSON text at an access
+   * level; a 404 problem if there is none, or it is another parent's. A write shows the record
+   * it wrote as its collection's item operation does.
+   */
+  get(dataset: Dataset, key: Key, parents: readonly ParentKey[], level: string | null): string;
+}
 
 /** A parent a nested request names: its path parameter's value, and where its key is held. */
 export interface ParentKey extends ParentDeclaration {
@@ -221,32 +236,34 @@ export function dataOperations(
     return writer;
   };
   for (const [operationId, declaration] of declarations.operations) {
-    if (declaration.kind !== 'list' && declaration.kind !== 'item') continue;
+    if (declaration.kind !== 'list' && declaration.kind !== 'item' && declaration.kind !== 'write')
+      continue;
     const collection = declarations.collections.get(
       declaration.collection,
     ) as CollectionDeclaration;
     const writerFor = levelWriters(declaration.views, (view) => writerOf(collection, view));
-    if (declaration.kind === 'item') {
-      operations.set(operationId, {
-        kind: 'item',
-        declaration,
-        get(dataset, key, parents, level) {
-          requireParents(dataset, parents);
-          const { collection: records } = dataset.collection(declaration.collection);
-          const position = records.positionOf(key);
-          const under = parents.find(
-            (parent) =>
-              parent.holder === declaration.collection && !holds(records, position, parent),
+    if (declaration.kind === 'item' || declaration.kind === 'write') {
+      const get: RecordOperation<'item'>['get'] = (dataset, key, parents, level) => {
+        requireParents(dataset, parents);
+        const { collection: records } = dataset.collection(declaration.collection);
+        const position = records.positionOf(key);
+        const under = parents.find(
+          (parent) => parent.holder === declaration.collection && !holds(records, position, parent),
+        );
+        if (position < 0 || under !== undefined) {
+          throw ProblemError.from(
+            PROBLEMS.NOT_FOUND,
+            `Nothing in ${collection.name} has the ${collection.key} ${String(key)}${under === undefined ? '' : ` under the ${under.parameter} ${String(under.value)}`}.`,
           );
-          if (position < 0 || under !== undefined) {
-            throw ProblemError.from(
-              PROBLEMS.NOT_FOUND,
-              `Nothing in ${collection.name} has the ${collection.key} ${String(key)}${under === undefined ? '' : ` under the ${under.parameter} ${String(under.value)}`}.`,
-            );
-          }
-          return writerFor(level)(records, position);
-        },
-      });
+        }
+        return writerFor(level)(records, position);
+      };
+      operations.set(
+        operationId,
+        declaration.kind === 'item'
+          ? { kind: 'item', declaration, get }
+          : { kind: 'write', declaration, get },
+      );
       continue;
     }
     const caseSensitive = rules.nameMatch === 'case-sensitive';

@@ -52,7 +52,7 @@ export type OperationHandler = (context: OperationContext) => OperationResult;
 
 /** The handler of a declared operation. */
 export function operationHandler(
-  declaration: OperationDeclaration,
+  declaration: Exclude<OperationDeclaration, { kind: 'write' }>,
   data: DataOperation | undefined,
   spec: LoadedSpec,
 ): OperationHandler {
@@ -76,7 +76,9 @@ export function operationHandler(
     case 'item':
     case 'list':
       if (data === undefined) throw new Error(`${declaration.kind}: no data operation`);
-      return data.kind === 'list' ? listHandler(data, spec.fingerprint) : itemHandler(data);
+      if (data.kind === 'list') return listHandler(data, spec.fingerprint);
+      if (data.kind === 'item') return itemHandler(data);
+      throw new Error(`${declaration.kind}: a write's data operation`);
   }
 }
 

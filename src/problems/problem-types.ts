@@ -65,6 +65,20 @@ export const LIST_PROBLEMS = {
   LIST_TOO_LONG: { type: `${base}list-too-long`, title: 'List too long', status: 400 },
 } as const satisfies Record<string, ProblemType>;
 
+/** Answers of the writes served from data (docs/writes-and-sessions.md). */
+export const WRITE_PROBLEMS = {
+  /** Its status is the spec's: 422 where the operation declares it and not 400. */
+  INVALID_BODY: { type: `${base}invalid-body`, title: 'Invalid body', status: 400 },
+  FORBIDDEN: { type: `${base}forbidden`, title: 'Forbidden', status: 403 },
+  CONFLICT: { type: `${base}conflict`, title: 'Conflict', status: 409 },
+  SESSION_LIMIT: { type: `${base}session-limit`, title: 'Session limit reached', status: 507 },
+  TOO_LARGE_TO_WRITE: {
+    type: `${base}too-large-to-write`,
+    title: 'Collection too large to write',
+    status: 501,
+  },
+} as const satisfies Record<string, ProblemType>;
+
 /**
  * Answers to requests that never reach an operation because HTTP itself failed: Node's parser
  * refused the request (RFC 9110 §15.5), or Fastify did before routing. No operation declares

@@ -165,3 +165,17 @@ export type CollectionInput = Static<typeof CollectionSchema>;
 export type DataOperationInput = Static<typeof DataOperationSchema>;
 export type ViewInput = Static<typeof ViewSchema>;
 export type DerivationInput = Static<typeof DerivationSchema>;
+
+/** The writes a spec's operation makes on its path's collection, or `false`: from examples. */
+export const WRITE_ACTIONS = ['create', 'replace', 'merge', 'delete'] as const;
+
+/** A write operation's declaration: what it does, where the path alone does not say it. */
+export const WriteOperationSchema = Type.Object(
+  {
+    write: Type.Unsafe<(typeof WRITE_ACTIONS)[number] | false>({
+      enum: [...WRITE_ACTIONS, false],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type WriteOperationInput = Static<typeof WriteOperationSchema>;

@@ -54,7 +54,10 @@ import {
   type FieldSetting,
   type Match,
   type ViewInput,
+  type WriteOperationInput,
+  WriteOperationSchema,
 } from './declaration-schema.ts';
+import { readWrite, type ReadOperation, type WriteDeclaration } from './write-declarations.ts';
 
 export type { FieldSetting, Match } from './declaration-schema.ts';
 
@@ -189,6 +192,7 @@ export type OperationDeclaration =
       readonly views: Views;
       readonly envelope: ItemEnvelope;
     }
+  | WriteDeclaration
   | { readonly kind: 'health'; readonly counts: readonly (readonly [string, string])[] }
   | { readonly kind: 'document'; readonly format: 'json' | 'yaml' };
 
@@ -208,10 +212,11 @@ const validateData = ajv.compile<DataOperationInput>(DataOperationSchema);
 const validateHealth = ajv.compile<Static<typeof HealthOperationSchema>>(HealthOperationSchema);
 const validateDocument =
   ajv.compile<Static<typeof DocumentOperationSchema>>(DocumentOperationSchema);
+const validateWrite = ajv.compile<WriteOperationInput>(WriteOperationSchema);
 
 /**
- * Reads every declaration of the spec. Throws a SourceError with every issue found: a
- * declaration on an operation that is not a GET, a query parameter no filter honours, a field the record
+ * Reads every declaration of the spec. Throws a SourceError with every issue found: a write
+ * declared where no list or item is, a query parameter no filter honours, a field the record
  * does not declare, a filter the engine cannot run.
  */
 export function readDeclarations(
@@ -259,6 +264,7 @@ export function readDeclarations(
 
   const operations = new Map<string, OperationDeclaration>();
   const levels = new Set<string>();
+  const reads: ReadOperation[] = [];
   for (const [pathName, item] of Object.entries(document.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const declared = item?.[method];
@@ -269,13 +275,6 @@ export function readDeclarations(
           ['paths', pathName, method],
           `${method.toUpperCase()} ${pathName}${key.includes(' ') ? '' : ` (${key})`} has no ` +
             `\`${OPERATION_KEYWORD}\` data: strict refuses operations answered from the spec's examples`,
-        );
-      }
-      if (method !== 'get' && OPERATION_KEYWORD in declared) {
-        report(
-          ['paths', pathName, method, OPERATION_KEYWORD],
-          `${method.toUpperCase()} ${pathName}: data is served for GET operations only; ` +
-            `without \`${OPERATION_KEYWORD}\` it is answered from the spec's examples`,
         );
       }
     }
@@ -310,8 +309,34 @@ export function readDeclarations(
     }
     if (declaration === undefined) continue;
     operations.set(operationKey('GET', pathName, operation), declaration);
+    if (declaration.kind === 'list' || declaration.kind === 'item') {
+      const { kind, collection, parents, views } = declaration;
+      reads.push(
+        kind === 'list'
+          ? { path: pathName, kind, collection, parents, views }
+          : { path: pathName, ...declaration },
+      );
+    }
     if ('views' in declaration && declaration.views.kind === 'by-level') {
       for (const level of declaration.views.views.keys()) levels.add(level);
+    }
+  }
+  // Writes last: each is served on a declared GET's path, as that GET reads the collection.
+  for (const [pathName, item] of Object.entries(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item?.[method];
+      if (method === 'get' || operation === undefined) continue;
+      const at: Path = ['paths', pathName, method, OPERATION_KEYWORD];
+      const input: unknown = (operation as Record<string, unknown>)[OPERATION_KEYWORD];
+      if (input !== undefined && !shaped(validateWrite, input, at)) continue;
+      const write = readWrite(method, pathName, operation, input, reads);
+      if (typeof write === 'string') report(at, write);
+      else if (write !== undefined) {
+        operations.set(
+          operationKey(method.toUpperCase() as HttpMethod, pathName, operation),
+          write,
+        );
+      }
     }
   }
   if (issues.length > 0) throw new SourceError(issues);

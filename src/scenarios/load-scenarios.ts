@@ -10,14 +10,14 @@
  */
 import type { Compatibility } from '../compatibility/compatibility.ts';
 import type { Config } from '../config/config-schema.ts';
-import { buildCollection } from '../dataset/build-collection.ts';
+import { buildCollection, type RecordInput } from '../dataset/build-collection.ts';
 import {
   collectionBuffers,
   collectionFromData,
   type Collection,
   type CollectionData,
 } from '../dataset/collection.ts';
-import { createDataset, type Dataset } from '../dataset/dataset.ts';
+import { createDataset, type Dataset, type IndexedCollection } from '../dataset/dataset.ts';
 import {
   derivationWarnings,
   fixtureCollections,
@@ -453,25 +453,45 @@ async function indexedScenario(
   read: ReadScenario,
   plan: LoadPlan,
 ): Promise<{ readonly loaded: LoadedCollectionData[]; readonly buffers: ArrayBuffer[] }> {
-  const loaded = (await scenarioData(read, plan)).map((one) => {
-    const declaration = plan.collections.find((c) => c.name === one.data.name);
-    const indexes = buildEngineData(
-      one.data.columns,
-      plan.indexes[one.data.name] ?? { exact: [], contains: [] },
-    );
-    const label =
-      declaration?.label === undefined ? undefined : one.data.columns[declaration.label];
-    const labelOrder =
-      plan.labelCollation !== undefined && label !== undefined
-        ? labelOrderOf(label, keyCount(one.data.keys), plan.labelCollation)
-        : undefined;
-    return {
-      ...one,
-      indexes,
-      ...(labelOrder === undefined ? {} : { labelOrder }),
-    };
-  });
+  const loaded = (await scenarioData(read, plan)).map((one) => ({
+    ...one,
+    ...indexesOf(one.data, plan),
+  }));
   return { loaded, buffers: loaded.flatMap(loadedBuffers) };
+}
+
+/** A collection's indexes and label order, as the plan asks for them. */
+function indexesOf(
+  data: CollectionData,
+  plan: LoadPlan,
+): Pick<LoadedCollectionData, 'indexes' | 'labelOrder'> {
+  const declaration = plan.collections.find((c) => c.name === data.name);
+  const indexes = buildEngineData(
+    data.columns,
+    plan.indexes[data.name] ?? { exact: [], contains: [] },
+  );
+  const label = declaration?.label === undefined ? undefined : data.columns[declaration.label];
+  const labelOrder =
+    plan.labelCollation !== undefined && label !== undefined
+      ? labelOrderOf(label, keyCount(data.keys), plan.labelCollation)
+      : undefined;
+  return { indexes, ...(labelOrder === undefined ? {} : { labelOrder }) };
+}
+
+/** A collection built in this thread from its records, indexed by the plan: a session's writes. */
+export function indexedCollectionOf(
+  declaration: CollectionDeclaration,
+  source: string,
+  records: readonly RecordInput[],
+  plan: LoadPlan,
+): IndexedCollection {
+  const data = buildCollection(declaration, source, records);
+  const { indexes, labelOrder } = indexesOf(data, plan);
+  return {
+    collection: collectionFromData(data),
+    indexes,
+    ...(labelOrder === undefined ? {} : { labelOrder }),
+  };
 }
 
 /** The buffers of a loaded collection, which move to the serving thread. */

@@ -105,7 +105,7 @@ describe('a declaration that cannot be served is refused with file, line and fie
     expect(issues[0]?.message).toMatch(/listWarehouses.*has no `x-stockmock` data.*strict/);
   });
 
-  it('a declaration on an operation that is not a GET', async () => {
+  it("a GET's declaration on an operation that is not a GET", async () => {
     const file = await specWith(
       '  /healthz:\n',
       `  /v1/warehouses:
@@ -118,14 +118,41 @@ describe('a declaration that cannot be served is refused with file, line and fie
   /healthz:\n`,
     );
     const issues = await issuesOf(file);
+    const line = lineOf(
+      '      x-stockmock: { collection: products }',
+      await readFile(file, 'utf8'),
+    );
+    expect(issues.map((issue) => [issue.field, issue.at?.line])).toEqual([
+      ['paths./v1/warehouses.post.x-stockmock.write', line],
+      ['paths./v1/warehouses.post.x-stockmock', line],
+    ]);
+    expect(issues.map((issue) => issue.message)).toEqual([
+      'is required',
+      expect.stringMatching(/not known here; known: write/),
+    ]);
+  });
+
+  it('a write declared where no list or item is declared', async () => {
+    const file = await specWith(
+      '  /healthz:\n',
+      `  /v1/warehouses:
+    post:
+      operationId: addWarehouse
+      x-stockmock: { write: create }
+      responses:
+        '201':
+          description: Added.
+  /healthz:\n`,
+    );
+    const issues = await issuesOf(file);
     expect(issues.map((issue) => [issue.field, issue.at?.line])).toEqual([
       [
         'paths./v1/warehouses.post.x-stockmock',
-        lineOf('      x-stockmock: { collection: products }', await readFile(file, 'utf8')),
+        lineOf('      x-stockmock: { write: create }', await readFile(file, 'utf8')),
       ],
     ]);
     expect(issues[0]?.message).toMatch(
-      /^POST \/v1\/warehouses: data is served for GET operations only/,
+      /^POST \/v1\/warehouses: a write is served on the path of a declared list or item/,
     );
   });
 

@@ -6,6 +6,7 @@ import {
   LIST_PROBLEMS,
   PROBLEMS,
   PROTOCOL_PROBLEMS,
+  WRITE_PROBLEMS,
 } from '../../src/problems/problem-types.ts';
 import { ADMIN_SPEC, loadSpec } from '../../src/spec/load-spec.ts';
 import { shippedSpecOnce } from '../helpers/test-app.ts';
@@ -41,6 +42,7 @@ describe('problem catalogue', () => {
     ...Object.values(PROTOCOL_PROBLEMS),
     ...Object.values(EXAMPLE_PROBLEMS),
     ...Object.values(LIST_PROBLEMS),
+    ...Object.values(WRITE_PROBLEMS),
   ])('$type is listed in docs/behaviour.md', (problem) => {
     expect(behaviour).toContain(problem.type);
   });

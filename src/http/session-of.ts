@@ -1,0 +1,47 @@
+/**
+ * @module The session a request names: its `Stockmock-Session` header, else the cookie of that
+ * name (a browser's), else the default session everyone without one shares.
+ */
+import type { FastifyRequest } from 'fastify';
+import { ProblemError } from '../problems/problem-error.ts';
+import { PROBLEMS } from '../problems/problem-types.ts';
+import { DEFAULT_SESSION, SESSION_HEADER } from '../sessions/session-store.ts';
+
+/** Letters, digits and `._:-`, up to 128: a test's name or a UUID, safe in a log line. */
+const SESSION_NAME = /^[\w.:-]{1,128}$/;
+
+const COOKIE = new RegExp(`(?:^|;)\\s*${SESSION_HEADER}=([^;]*)`, 'i');
+
+export function sessionOf(request: FastifyRequest): string {
+  const header = request.headers[SESSION_HEADER];
+  let name = typeof header === 'string' ? header : undefined;
+  let from: 'header' | 'cookie' = 'header';
+  if (name === undefined) {
+    const cookie = request.headers.cookie;
+    // Most requests carry no cookie: nothing is matched for them.
+    const found = cookie === undefined ? null : COOKIE.exec(cookie);
+    if (found === null) return DEFAULT_SESSION;
+    name = decodeCookie(found[1] ?? '');
+    from = 'cookie';
+  }
+  if (!SESSION_NAME.test(name)) {
+    throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, '1 parameter is invalid.', {
+      errors: [
+        {
+          parameter: SESSION_HEADER,
+          in: from === 'header' ? 'header' : 'cookie',
+          message: 'must be 1 to 128 letters, digits or ._:-',
+        },
+      ],
+    });
+  }
+  return name;
+}
+
+function decodeCookie(value: string): string {
+  try {
+    return decodeURIComponent(value.trim());
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * @module The request path of a write served from data: session → parameters → the record's
+ * new state (writes/) → kept in the session → the spec's success answer, with the record as the
+ * caller's level sees it and, for a create, its `Location`.
+ */
+import type { RouteHandlerMethod } from 'fastify';
+import { requireParents, type DataOperation } from '../dataset/dataset.ts';
+import { ProblemError } from '../problems/problem-error.ts';
+import { EXAMPLE_PROBLEMS, WRITE_PROBLEMS } from '../problems/problem-types.ts';
+import type { Key } from '../query/keys.ts';
+import type { ScenarioStore } from '../scenarios/scenario-store.ts';
+import type { SessionStore } from '../sessions/session-store.ts';
+import type { DataRoute } from '../spec/route-table.ts';
+import type { ParameterValue } from '../spec/parameter-parser.ts';
+import type { RecordWrite } from '../writes/write-record.ts';
+import { itemAnswerWriter } from './answer-envelope.ts';
+import { JSON_TYPE } from './operation-handler.ts';
+import { parametersOf, servedDataset } from './operation-route.ts';
+import type { RequestOrigin } from './request-origin.ts';
+import { sessionOf } from './session-of.ts';
+
+export interface WriteRouteOptions {
+  readonly route: DataRoute;
+  readonly operation: Extract<DataOperation, { kind: 'write' }>;
+  readonly write: RecordWrite;
+  readonly catalogs: ScenarioStore;
+  readonly sessions: SessionStore;
+  readonly originOf: RequestOrigin;
+}
+
+export function writeRoute(options: WriteRouteOptions): RouteHandlerMethod {
+  const { route, operation, write, catalogs, sessions, originOf } = options;
+  const { declaration } = operation;
+  const answer = itemAnswerWriter(declaration.envelope);
+  const { views, parents } = declaration;
+  return (request, reply) => {
+    const session = sessionOf(request);
+    const values = parametersOf(route, request);
+    const level = request.accessLevel;
+    if (views.kind === 'by-level' && (level === null || !views.views.has(level))) {
+      throw ProblemError.from(
+        WRITE_PROBLEMS.FORBIDDEN,
+        `The access level ${level ?? 'open'} has no view of ${declaration.collection}, so it may not write them.`,
+      );
+    }
+    if (typeof request.body === 'string') {
+      throw ProblemError.from(
+        EXAMPLE_PROBLEMS.UNSUPPORTED_MEDIA_TYPE,
+        'A write takes a JSON body (application/json, or application/merge-patch+json).',
+      );
+    }
+    const scenario = request.preferences?.get('scenario');
+    const base = servedDataset(
+      catalogs,
+      scenario === undefined ? catalogs.current : catalogs.get(scenario),
+      scenario,
+      reply,
+    );
+    const scenarioName = scenario ?? catalogs.active;
+    const dataset = sessions.view(session, scenarioName, base);
+    const { collection } = dataset.collection(declaration.collection);
+    if (collection.size > sessions.limits.collectionRecords) {
+      throw ProblemError.from(
+        WRITE_PROBLEMS.TOO_LARGE_TO_WRITE,
+        `${declaration.collection} holds ${String(collection.size)} records; writes are served on collections of up to ${String(sessions.limits.collectionRecords)}.`,
+      );
+    }
+    const parentKeys = parents.map((parent) => ({
+      ...parent,
+      value: values.get(parent.parameter) as Key,
+    }));
+    const asked =
+      declaration.parameter === undefined ? undefined : (values.get(declaration.parameter) as Key);
+    // The parents it names must exist, and the record it names be under them (else a 404).
+    requireParents(dataset, parentKeys);
+    if (asked !== undefined) operation.get(dataset, asked, parentKeys, level);
+    const [nearest] = parentKeys;
+    const outcome = write(
+      { collection, seed: `${session}:${String(sessions.writesOf(session))}`, now: new Date() },
+      {
+        key: asked,
+        body: request.body,
+        ...(nearest === undefined ? {} : { implied: { [nearest.field]: nearest.value } }),
+      },
+    );
+    sessions.commit(session, scenarioName, declaration.collection, outcome.key, outcome.record);
+    reply.code(declaration.status);
+    const { location } = declaration;
+    if (declaration.action === 'create' && location !== undefined) {
+      reply.header(
+        'location',
+        `${originOf(request)}${pathOf(location.path, values, location.parameter, outcome.key)}`,
+      );
+    }
+    if (!declaration.answersRecord || outcome.record === null) {
+      reply.send();
+      return;
+    }
+    const written = sessions.view(session, scenarioName, base);
+    reply.type(JSON_TYPE).send(answer(operation.get(written, outcome.key, parentKeys, level)));
+  };
+}
+
+/** An item's path with its parameters filled in: the parents' from the request, then the key. */
+function pathOf(
+  template: string,
+  values: ReadonlyMap<string, ParameterValue>,
+  keyParameter: string,
+  key: Key,
+): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(name === keyParameter ? key : values.get(name))),
+  );
+}

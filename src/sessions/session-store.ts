@@ -1,0 +1,224 @@
+/**
+ * @module Sessions: each holds only its own writes over the loaded data, which stays immutable
+ * and shared (copy-on-write), so a session costs nothing until it writes. A session's reads see
+ * its scenario's data with its writes, rebuilt once after each change and kept until the next.
+ */
+import type { RecordInput } from '../dataset/build-collection.ts';
+import type { Dataset } from '../dataset/dataset.ts';
+import { recordAt } from '../dataset/record-at.ts';
+import { ProblemError } from '../problems/problem-error.ts';
+import { WRITE_PROBLEMS } from '../problems/problem-types.ts';
+import type { Key } from '../query/keys.ts';
+import { indexedCollectionOf, type LoadPlan } from '../scenarios/load-scenarios.ts';
+
+/** The header a request names its session in, and the cookie of the same name (browsers). */
+export const SESSION_HEADER = 'stockmock-session';
+
+/** The session of every request that names none, shared as json-server's data is. */
+export const DEFAULT_SESSION = 'default';
+
+/** The bounds of sessions (docs/writes-and-sessions.md): past one, a write is refused. */
+export interface SessionLimits {
+  /** Sessions that hold writes at once. */
+  readonly sessions: number;
+  /** Writes one session holds. */
+  readonly writes: number;
+  /** Bytes of records one session holds, as JSON text. */
+  readonly bytes: number;
+  /** A session unused this long ends, and its writes with it. */
+  readonly idleSeconds: number;
+  /** The largest collection a session writes to: each change rebuilds the session's copy. */
+  readonly collectionRecords: number;
+}
+
+export const SESSION_LIMITS: SessionLimits = {
+  sessions: 1000,
+  writes: 10_000,
+  bytes: 16 * 1024 * 1024,
+  idleSeconds: 3600,
+  collectionRecords: 100_000,
+};
+
+/** A record's new state: null once deleted. */
+export type RecordChange = RecordInput | null;
+
+/** What a session holds of one scenario: its changes by collection and key. */
+interface ScenarioChanges {
+  readonly collections: Map<string, Map<Key, RecordChange>>;
+  version: number;
+  view?: { readonly base: number; readonly version: number; readonly dataset: Dataset };
+}
+
+interface Session {
+  readonly scenarios: Map<string, ScenarioChanges>;
+  writes: number;
+  bytes: number;
+  lastUsed: number;
+}
+
+/** What is known of an open session. */
+export interface SessionSummary {
+  readonly name: string;
+  readonly writes: number;
+  readonly bytes: number;
+  readonly idleSeconds: number;
+}
+
+export interface SessionStore {
+  readonly limits: SessionLimits;
+  /** The data a session's request sees: the scenario's, with the session's writes. */
+  view(session: string, scenario: string, base: Dataset): Dataset;
+  /** How many writes a session holds: what seeds the values its next create makes. */
+  writesOf(session: string): number;
+  /** Keeps a write's result; a SESSION_LIMIT problem past a bound, and nothing kept. */
+  commit(
+    session: string,
+    scenario: string,
+    collection: string,
+    key: Key,
+    record: RecordChange,
+  ): void;
+  /** Ends one session, or every one; how many held writes. */
+  reset(session?: string): number;
+  list(): SessionSummary[];
+  /** A session's data over a scenario, as a fixture holds it: every collection's records. */
+  data(session: string, scenario: string, base: Dataset): Record<string, RecordInput[]>;
+}
+
+export function createSessionStore(
+  plan: LoadPlan,
+  limits: SessionLimits = SESSION_LIMITS,
+  clock: () => number = Date.now,
+): SessionStore {
+  const sessions = new Map<string, Session>();
+  const idle = (session: Session, now: number) =>
+    now - session.lastUsed > limits.idleSeconds * 1000;
+  const sweep = (now: number) => {
+    for (const [name, session] of sessions) if (idle(session, now)) sessions.delete(name);
+  };
+  const live = (name: string): Session | undefined => {
+    const session = sessions.get(name);
+    if (session === undefined) return undefined;
+    const now = clock();
+    if (idle(session, now)) {
+      sessions.delete(name);
+      return undefined;
+    }
+    session.lastUsed = now;
+    return session;
+  };
+  const view = (name: string, scenario: string, base: Dataset): Dataset => {
+    const changes = live(name)?.scenarios.get(scenario);
+    if (changes === undefined) return base;
+    const kept = changes.view;
+    if (kept?.base === base.serial && kept.version === changes.version) return kept.dataset;
+    const dataset = withChanges(base, changes.collections, plan);
+    changes.view = { base: base.serial, version: changes.version, dataset };
+    return dataset;
+  };
+  return {
+    limits,
+    view,
+    writesOf: (name) => live(name)?.writes ?? 0,
+    commit(name, scenario, collection, key, record) {
+      const now = clock();
+      let session = live(name);
+      if (session === undefined) {
+        sweep(now);
+        if (sessions.size >= limits.sessions) {
+          throw limitReached(
+            `${String(limits.sessions)} sessions hold writes, the most there may be: end one (DELETE /__admin/sessions/NAME, or reset() in the programmatic API) or let one stay idle for ${String(limits.idleSeconds)} s`,
+          );
+        }
+        session = { scenarios: new Map(), writes: 0, bytes: 0, lastUsed: now };
+      }
+      const bytes = record === null ? 0 : JSON.stringify(record).length;
+      if (session.writes + 1 > limits.writes) {
+        throw limitReached(
+          `the session ${name} holds ${String(limits.writes)} writes, the most one may: reset it to write again`,
+        );
+      }
+      if (session.bytes + bytes > limits.bytes) {
+        throw limitReached(
+          `the session ${name} would hold more than ${String(limits.bytes)} bytes of records, the most one may: reset it to write again`,
+        );
+      }
+      sessions.set(name, session);
+      session.writes += 1;
+      session.bytes += bytes;
+      let changes = session.scenarios.get(scenario);
+      if (changes === undefined) {
+        changes = { collections: new Map(), version: 0 };
+        session.scenarios.set(scenario, changes);
+      }
+      let changed = changes.collections.get(collection);
+      if (changed === undefined) {
+        changed = new Map();
+        changes.collections.set(collection, changed);
+      }
+      changed.set(key, record);
+      changes.version += 1;
+    },
+    reset(name) {
+      if (name === undefined) {
+        const count = sessions.size;
+        sessions.clear();
+        return count;
+      }
+      return sessions.delete(name) ? 1 : 0;
+    },
+    list() {
+      const now = clock();
+      sweep(now);
+      return [...sessions].map(([name, session]) => ({
+        name,
+        writes: session.writes,
+        bytes: session.bytes,
+        idleSeconds: Math.floor((now - session.lastUsed) / 1000),
+      }));
+    },
+    data(name, scenario, base) {
+      const dataset = view(name, scenario, base);
+      return Object.fromEntries(
+        plan.collections.map((declaration) => {
+          const { collection } = dataset.collection(declaration.name);
+          return [
+            declaration.name,
+            Array.from({ length: collection.size }, (_, position) =>
+              recordAt(collection, declaration, position),
+            ),
+          ];
+        }),
+      );
+    },
+  };
+}
+
+function limitReached(detail: string): ProblemError {
+  return ProblemError.from(WRITE_PROBLEMS.SESSION_LIMIT, `Not written: ${detail}.`);
+}
+
+/** The base data with each changed collection rebuilt from its records and the changes. */
+function withChanges(
+  base: Dataset,
+  collections: ReadonlyMap<string, ReadonlyMap<Key, RecordChange>>,
+  plan: LoadPlan,
+): Dataset {
+  const rebuilt = [...collections].map(([name, changed]) => {
+    const declaration = plan.collections.find((one) => one.name === name);
+    if (declaration === undefined) throw new Error(`No collection is named ${name}`);
+    const { collection } = base.collection(name);
+    const replaced = new Set<number>();
+    for (const key of changed.keys()) {
+      const position = collection.positionOf(key);
+      if (position >= 0) replaced.add(position);
+    }
+    const records: RecordInput[] = [];
+    for (let position = 0; position < collection.size; position++) {
+      if (!replaced.has(position)) records.push(recordAt(collection, declaration, position));
+    }
+    for (const record of changed.values()) if (record !== null) records.push(record);
+    return indexedCollectionOf(declaration, collection.source, records, plan);
+  });
+  return base.withCollections(rebuilt);
+}

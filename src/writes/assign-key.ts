@@ -1,0 +1,79 @@
+/**
+ * @module The key of a created record, as its schema says: the next integer; a UUID; a slug of
+ * the record's label where the key's schema takes one; else a value made from the key's schema
+ * (its pattern), seeded so that a replayed test gets the same keys. Never one already taken.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { ValidateFunction } from 'ajv';
+import { ProblemError } from '../problems/problem-error.ts';
+import { WRITE_PROBLEMS } from '../problems/problem-types.ts';
+import { keyAt, type Key } from '../query/keys.ts';
+import type { Collection } from '../dataset/collection.ts';
+import type { CollectionDeclaration } from '../resources/declarations.ts';
+import { valueMaker } from '../generate/schema-values.ts';
+import { createAjv } from '../source/create-ajv.ts';
+import { seededRandom } from '../util/seeded-random.ts';
+import { seedOf } from './seed-of.ts';
+
+type Schema = OpenAPIV3_1.SchemaObject;
+
+/** How many made values are tried before a create is refused: keys of a narrow pattern run out. */
+const TRIES = 64;
+
+const ajv = createAjv();
+const keyValidators = new WeakMap<object, ValidateFunction>();
+
+export function assignKey(
+  declaration: CollectionDeclaration,
+  collection: Collection,
+  seed: string,
+  given: Readonly<Record<string, unknown>>,
+): Key {
+  const schema = ((declaration.record as Schema).properties?.[declaration.key] ?? {}) as Schema;
+  if (declaration.keyType === 'integer') {
+    const last = lastKey(collection);
+    const minimum = typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : 1;
+    return Math.max(typeof last === 'number' ? last + 1 : minimum, minimum);
+  }
+  let validate = keyValidators.get(schema);
+  if (validate === undefined) {
+    validate = ajv.compile(schema);
+    keyValidators.set(schema, validate);
+  }
+  const free = (key: unknown): key is string =>
+    typeof key === 'string' && validate(key) && collection.positionOf(key) < 0;
+  const label = declaration.label === undefined ? undefined : given[declaration.label];
+  if (schema.format !== 'uuid' && typeof label === 'string') {
+    const slug = slugOf(label);
+    for (let n = 1; n <= TRIES; n++) {
+      const key = n === 1 ? slug : `${slug}-${String(n)}`;
+      if (free(key)) return key;
+    }
+  }
+  const make = valueMaker(schema, declaration.key);
+  const random = seededRandom(seedOf(seed));
+  for (let n = 0; n < TRIES; n++) {
+    const key = make(random, n);
+    if (free(key)) return key;
+  }
+  throw ProblemError.from(
+    WRITE_PROBLEMS.CONFLICT,
+    `No free ${declaration.key} was found for a new record of ${declaration.name} in ${String(TRIES)} tries; give one in the body.`,
+  );
+}
+
+/** `Harbour Lights!` → `harbour-lights`. */
+function slugOf(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+}
+
+/** The last key of a collection in key order, or undefined when it is empty. */
+function lastKey(collection: Collection): Key | undefined {
+  return collection.size === 0 ? undefined : keyAt(collection.keys, collection.size - 1);
+}
