@@ -1,5 +1,10 @@
 /** @module The programmatic API of stockmock: `startStockmock` for test suites, and its parts. */
-export { startStockmock, type Stockmock, type StockmockOptions } from './api/start-stockmock.ts';
+export {
+  startStockmock,
+  type Stockmock,
+  type StockmockOptions,
+  type StockmockSession,
+} from './api/start-stockmock.ts';
 export type { JournalEntry, JournalFilter } from './admin/request-journal.ts';
 export type { ReloadResult } from './scenarios/reloader.ts';
 export type { FixtureRecord } from './api/start-stockmock.ts';

@@ -9,7 +9,9 @@ import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
 import { formatSourceIssue } from '../problems/source-error.ts';
 import type { Reloader } from '../scenarios/reloader.ts';
-import type { ScenarioStore } from '../scenarios/scenario-store.ts';
+import { noSuchScenario, type ScenarioStore } from '../scenarios/scenario-store.ts';
+import type { SessionStore } from '../sessions/session-store.ts';
+import { formatFixture } from '../generate/format-fixture.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { createParameterParser } from '../spec/parameter-parser.ts';
 import type { JournalFilter, RequestJournal } from './request-journal.ts';
@@ -20,6 +22,7 @@ export interface AdminOptions {
   readonly journal: RequestJournal;
   readonly scenarios: ScenarioStore;
   readonly reloader: Reloader;
+  readonly sessions: SessionStore;
 }
 
 /** Registered under the `/__admin` prefix, in its own encapsulated context. */
@@ -99,16 +102,46 @@ export async function adminApi(app: FastifyInstance, options: AdminOptions): Pro
     const path = values.get('path');
     const status = values.get('status');
     const level = values.get('level');
+    const session = values.get('session');
     if (typeof method === 'string') filter.method = method;
     if (typeof path === 'string') filter.path = path;
     if (typeof status === 'number') filter.status = status;
     if (typeof level === 'string') filter.level = level;
+    if (typeof session === 'string') filter.session = session;
     return { requests: options.journal.list(filter) };
   });
   app.delete('/requests', async (_request, reply) => {
     options.journal.clear();
     return reply.code(204).send();
   });
+
+  const { sessions } = options;
+  app.get('/sessions', async () => ({ sessions: sessions.list(), limits: sessions.limits }));
+  app.delete('/sessions', async (_request, reply) => {
+    sessions.reset();
+    return reply.code(204).send();
+  });
+  app.delete<{ Params: { name: string } }>('/sessions/:name', async (request, reply) => {
+    sessions.reset(request.params.name);
+    return reply.code(204).send();
+  });
+  app.get<{ Params: { name: string }; Querystring: { scenario?: unknown } }>(
+    '/sessions/:name/data',
+    async (request, reply) => {
+      const asked = request.query.scenario;
+      const scenario = typeof asked === 'string' ? asked : options.scenarios.active;
+      const base = options.scenarios.get(scenario);
+      if (base === undefined) {
+        throw noSuchScenario(scenario, options.scenarios.names, {
+          parameter: 'scenario',
+          in: 'query',
+        });
+      }
+      const data = sessions.data(request.params.name, scenario, base);
+      const text = formatFixture(data);
+      return reply.type('application/yaml; charset=utf-8').send(text);
+    },
+  );
 
   app.get('/config', async () => maskSecrets(options.reloader.config));
   const document = JSON.stringify(options.spec.document);

@@ -2,6 +2,8 @@
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { AccessLevel } from '../access/access-level.ts';
 import { MASKED, type SecretQuery } from '../http/secret-query.ts';
+import { namedSession } from '../http/session-of.ts';
+import { DEFAULT_SESSION } from '../sessions/session-store.ts';
 
 export interface JournalEntry {
   readonly time: string;
@@ -14,6 +16,8 @@ export interface JournalEntry {
   readonly ms: number;
   /** Set when the request chose a scenario with Prefer. */
   readonly scenario?: string;
+  /** Set when the request named its session (`Stockmock-Session`): else the default one. */
+  readonly session?: string;
 }
 
 export interface JournalFilter {
@@ -22,6 +26,8 @@ export interface JournalFilter {
   readonly path?: string;
   readonly status?: number;
   readonly level?: JournalEntry['level'];
+  /** Only the requests of this session. */
+  readonly session?: string;
 }
 
 export interface RequestJournal {
@@ -64,7 +70,8 @@ function matches(entry: JournalEntry, filter: JournalFilter): boolean {
     (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
     (filter.path === undefined || entry.path.startsWith(filter.path)) &&
     (filter.status === undefined || entry.status === filter.status) &&
-    (filter.level === undefined || entry.level === filter.level)
+    (filter.level === undefined || entry.level === filter.level) &&
+    (filter.session === undefined || (entry.session ?? DEFAULT_SESSION) === filter.session)
   );
 }
 
@@ -103,5 +110,10 @@ function journalEntry(
     status: reply.statusCode,
     ms: Math.round(reply.elapsedTime * 100) / 100,
   };
-  return scenario === undefined ? entry : { ...entry, scenario };
+  const session = namedSession(request);
+  return {
+    ...entry,
+    ...(scenario === undefined ? {} : { scenario }),
+    ...(session === undefined ? {} : { session }),
+  };
 }

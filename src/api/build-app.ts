@@ -416,6 +416,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       journal,
       scenarios: catalogs,
       reloader,
+      sessions,
     });
   }
   return app;

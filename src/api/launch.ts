@@ -12,11 +12,15 @@ import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import type { FileMark } from '../source/read-source-text.ts';
 import { DEFAULT_SCENARIO, storeToFill, type ScenarioStore } from '../scenarios/scenario-store.ts';
 import { specFiles } from '../spec/load-spec.ts';
+import { loadPlanOf } from '../scenarios/load-scenarios.ts';
+import { createSessionStore, type SessionStore } from '../sessions/session-store.ts';
 
 export interface Launched {
   readonly server: RunningServer;
   readonly catalogs: ScenarioStore;
   readonly reloader: Reloader;
+  /** The sessions of the app that answers now: a new spec starts them anew. */
+  readonly sessions: () => SessionStore;
 }
 
 /**
@@ -54,19 +58,32 @@ export async function launch(options: {
   const initial: Served = { ...declared, config, store: filling.store };
   // One journal for every app a reload builds: the requests served stay listed across them.
   let journal = options.journal;
-  const build = (served: Served): Promise<FastifyInstance> => {
+  // Writes are kept by the spec's collections: a new spec (a reload that changed it) ends them,
+  // and says so. A reload of data alone keeps them, replayed over the new data.
+  let sessions: SessionStore | undefined;
+  const build = async (served: Served): Promise<FastifyInstance> => {
     if (journal === undefined && served.config.admin?.token !== undefined) {
       journal = createRequestJournal(served.config.admin.journalSize ?? DEFAULT_JOURNAL_SIZE);
     }
-    return buildApp({
+    const next = createSessionStore(loadPlanOf(served.declarations, served.config.compatibility));
+    const app = await buildApp({
       config: served.config,
       spec: served.spec,
       declarations: served.declarations,
       catalogs: served.store,
       reloader,
       log,
+      sessions: next,
       ...(journal === undefined ? {} : { journal }),
     });
+    const ended = sessions?.list().length ?? 0;
+    if (ended > 0) {
+      log.info(
+        `the spec changed: ${String(ended)} session${ended === 1 ? '' : 's'} with writes ended`,
+      );
+    }
+    sessions = next;
+    return app;
   };
   let running: RunningServer | undefined;
   const serving = createServing({
@@ -105,11 +122,15 @@ export async function launch(options: {
     throw error;
   }
   const { catalogs } = serving;
+  const currentSessions = (): SessionStore => {
+    if (sessions === undefined) throw new Error('no app is built yet');
+    return sessions;
+  };
   const server = await startServer(app, config, (listening) => {
     running = listening;
-    onListening?.({ server: listening, catalogs, reloader });
+    onListening?.({ server: listening, catalogs, reloader, sessions: currentSessions });
   });
-  return { server, catalogs, reloader };
+  return { server, catalogs, reloader, sessions: currentSessions };
 }
 
 /** A spec that takes longer than this to read is told of in the log. */

@@ -7,6 +7,7 @@
  * be given inline. The requests it served are kept for the suite to assert on, without the
  * admin API.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +17,12 @@ import {
   type JournalFilter,
 } from '../admin/request-journal.ts';
 import { loadConfigMarked, type ConfigLayer, type ConfigRequest } from '../config/load-config.ts';
-import { formatFixtureLine } from '../generate/format-fixture.ts';
+import { formatFixture } from '../generate/format-fixture.ts';
 import { createAppLogger } from '../http/app-logger.ts';
 import { formatSourceIssue, SourceError, type SourceIssue } from '../problems/source-error.ts';
 import type { ReloadResult } from '../scenarios/reloader.ts';
 import { launch } from './launch.ts';
+import { SESSION_HEADER } from '../sessions/session-store.ts';
 
 /** One record as a fixture file lists it: `{ id, name, quantity?, status?, …extra fields }`. */
 export type FixtureRecord = Readonly<Record<string, unknown>>;
@@ -69,6 +71,26 @@ export interface Stockmock {
   requests(filter?: JournalFilter): JournalEntry[];
   /** Forgets the requests served so far: between tests, for instance. */
   clearRequests(): void;
+  /**
+   * A session of its own, for one test: its writes are seen by its requests alone. Named as
+   * given, or with a fresh unique name.
+   */
+  session(name?: string): StockmockSession;
+  /** Ends every session, the default one too: every request reads the loaded data again. */
+  resetSessions(): void;
+}
+
+/** One test's session: send its `headers` with each request (docs/writes-and-sessions.md). */
+export interface StockmockSession {
+  readonly name: string;
+  /** `{ 'stockmock-session': name }`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Ends it: its requests read the loaded data again. */
+  reset(): void;
+  /** Its data over the active scenario, as a fixture holds it. */
+  data(): Record<string, Record<string, unknown>[]>;
+  /** The requests it sent, oldest first. */
+  requests(filter?: Omit<JournalFilter, 'session'>): JournalEntry[];
 }
 
 /** Enough for any one test; the oldest entries go first. */
@@ -103,7 +125,7 @@ export async function startStockmock(options: StockmockOptions = {}): Promise<St
     const { config, marks } = await loadConfigMarked(request);
     const journal = createRequestJournal(JOURNAL_SIZE);
     const log = createAppLogger({ level: config.logLevel, format: config.logFormat });
-    const { server, catalogs, reloader } = await launch({
+    const { server, catalogs, reloader, sessions } = await launch({
       config,
       configMarks: marks,
       request,
@@ -126,6 +148,18 @@ export async function startStockmock(options: StockmockOptions = {}): Promise<St
       requests: (filter) => journal.list(filter),
       clearRequests: () => {
         journal.clear();
+      },
+      session: (name = `test-${randomUUID()}`) => ({
+        name,
+        headers: { [SESSION_HEADER]: name },
+        reset: () => {
+          sessions().reset(name);
+        },
+        data: () => sessions().data(name, catalogs.active, catalogs.current),
+        requests: (filter) => journal.list({ ...filter, session: name }),
+      }),
+      resetSessions: () => {
+        sessions().reset();
       },
     };
   } catch (error) {
@@ -164,16 +198,7 @@ async function writeInlineFixture(
 ): Promise<InlineFixture> {
   const folder = await mkdtemp(join(tmpdir(), 'stockmock-'));
   const file = join(folder, 'fixture.yaml');
-  // A plain key where it can be one: the fast JSON-line reader takes the file then.
-  const keyOf = (name: string) =>
-    /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) ? name : JSON.stringify(name);
-  const text = Object.entries(records)
-    .map(([name, list]) =>
-      list.length === 0
-        ? `${keyOf(name)}: []\n`
-        : `${keyOf(name)}:\n${list.map(formatFixtureLine).join('')}`,
-    )
-    .join('');
+  const text = formatFixture(records);
   await writeFile(file, text);
   return {
     file,

@@ -14,3 +14,19 @@ export const GENERATED_BYTES_PER_RECORD = 175;
 export function formatFixtureLine(record: Readonly<Record<string, unknown>>): string {
   return `  - ${JSON.stringify(record)}\n`;
 }
+
+/** A whole fixture: each collection's records under its name, a line per record. */
+export function formatFixture(
+  collections: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>,
+): string {
+  // A plain key where it can be one: the fast JSON-line reader takes the file then.
+  const keyOf = (name: string) =>
+    /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) ? name : JSON.stringify(name);
+  return Object.entries(collections)
+    .map(([name, list]) =>
+      list.length === 0
+        ? `${keyOf(name)}: []\n`
+        : `${keyOf(name)}:\n${list.map(formatFixtureLine).join('')}`,
+    )
+    .join('');
+}

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { ParameterValue } from '../spec/parameter-parser.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
-import type { Dataset, ScenarioStore } from '../scenarios/scenario-store.ts';
+import { noSuchScenario, type Dataset, type ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { DataRoute } from '../spec/route-table.ts';
 import { JSON_TYPE, type OperationHandler } from './operation-handler.ts';
 import { addPreferenceApplied } from './prefer.ts';
@@ -100,19 +100,11 @@ export function servedDataset(
   reply: FastifyReply,
 ): Dataset {
   if (dataset === undefined) {
-    throw ProblemError.from(
-      PROBLEMS.INVALID_PARAMETERS,
-      `No scenario is named "${String(scenario)}".`,
-      {
-        errors: [
-          {
-            parameter: 'Prefer',
-            in: 'header',
-            message: `scenario must be one of ${catalogs.names.join(', ')}`,
-          },
-        ],
-      },
-    );
+    throw noSuchScenario(String(scenario), catalogs.names, {
+      parameter: 'Prefer',
+      in: 'header',
+      prefix: 'scenario ',
+    });
   }
   if (scenario !== undefined) addPreferenceApplied(reply, `scenario=${scenario}`);
   return dataset;

@@ -12,6 +12,10 @@ const SESSION_NAME = /^[\w.:-]{1,128}$/;
 
 const COOKIE = new RegExp(`(?:^|;)\\s*${SESSION_HEADER}=([^;]*)`, 'i');
 
+/**
+ * The session a request names, or the default one; a 400 problem for a name that cannot be one
+ * (it would reach logs and the journal).
+ */
 export function sessionOf(request: FastifyRequest): string {
   const header = request.headers[SESSION_HEADER];
   let name = typeof header === 'string' ? header : undefined;
@@ -43,5 +47,18 @@ function decodeCookie(value: string): string {
     return decodeURIComponent(value.trim());
   } catch {
     return value;
+  }
+}
+
+/** The session a request names, where it names a valid one: for the journal, which never throws. */
+export function namedSession(request: FastifyRequest): string | undefined {
+  if (request.headers[SESSION_HEADER] === undefined && request.headers.cookie === undefined) {
+    return undefined;
+  }
+  try {
+    const name = sessionOf(request);
+    return name === DEFAULT_SESSION ? undefined : name;
+  } catch {
+    return undefined;
   }
 }

@@ -1,9 +1,28 @@
 /** @module The served data: one immutable dataset per scenario, and which one is active. */
 import { DEFAULT_SCENARIO } from '../config/config-schema.ts';
 import type { Dataset } from '../dataset/dataset.ts';
+import { ProblemError, type ParameterIssue } from '../problems/problem-error.ts';
+import { PROBLEMS } from '../problems/problem-types.ts';
 
 export type { Dataset } from '../dataset/dataset.ts';
 export { DEFAULT_SCENARIO } from '../config/config-schema.ts';
+
+/** A request's 400: it names a scenario that is not configured, in this parameter. */
+export function noSuchScenario(
+  scenario: string,
+  known: readonly string[],
+  where: Pick<ParameterIssue, 'parameter' | 'in'> & { readonly prefix?: string },
+): ProblemError {
+  return ProblemError.from(PROBLEMS.INVALID_PARAMETERS, `No scenario is named "${scenario}".`, {
+    errors: [
+      {
+        parameter: where.parameter,
+        in: where.in,
+        message: `${where.prefix ?? ''}must be one of ${known.join(', ')}`,
+      },
+    ],
+  });
+}
 
 /** Asked for a scenario that is not configured. */
 export class UnknownScenario extends Error {

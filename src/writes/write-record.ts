@@ -16,6 +16,7 @@ import type { WriteDeclaration } from '../resources/write-declarations.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { assignKey } from './assign-key.ts';
 import { fillRequired, stampTimes } from './fill-record.ts';
+import { applyJsonPatch, PatchFault } from './json-patch.ts';
 import { isObject, mergePatch } from './merge-patch.ts';
 import { bodyRefusal, faultsOf } from './write-refusal.ts';
 
@@ -71,9 +72,10 @@ export function recordWrite(
     if (validateBody !== undefined && !validateBody(body)) {
       throw bodyRefusal(write.refusal, faultsOf(validateBody.errors ?? []));
     }
-    if (write.action !== 'delete' && !isObject(body)) {
+    const shape = write.jsonPatch ? 'array' : 'object';
+    if (write.action !== 'delete' && (write.jsonPatch ? !Array.isArray(body) : !isObject(body))) {
       throw bodyRefusal(write.refusal, [
-        { parameter: '', in: 'body', message: 'must be an object' },
+        { parameter: '', in: 'body', message: `must be an ${shape}` },
       ]);
     }
   };
@@ -104,6 +106,36 @@ export function recordWrite(
       throw bodyRefusal(write.refusal, faultsOf(validateRecord.errors ?? []));
     }
     return { key, record: result };
+  };
+
+  /** A JSON Patch applied; one that cannot be, or that changes a read-only field, refused. */
+  const patched = (stored: RecordInput, operations: readonly unknown[]) => {
+    let result: unknown;
+    try {
+      result = applyJsonPatch(stored, operations);
+    } catch (error) {
+      if (!(error instanceof PatchFault)) throw error;
+      throw bodyRefusal(write.refusal, [
+        { parameter: error.pointer, in: 'body', message: error.message },
+      ]);
+    }
+    const changed = [...readOnly].find(
+      (field) =>
+        JSON.stringify((result as RecordInput | null)?.[field]) !== JSON.stringify(stored[field]),
+    );
+    if (!isObject(result) || changed !== undefined) {
+      throw bodyRefusal(write.refusal, [
+        {
+          parameter: '',
+          in: 'body',
+          message:
+            changed === undefined
+              ? 'must leave the record an object'
+              : `changes ${changed}, which is read-only`,
+        },
+      ]);
+    }
+    return result;
   };
 
   return (target, request) => {
@@ -160,6 +192,7 @@ export function recordWrite(
         const key = request.key as Key;
         const stored = current(target, key);
         checkBody(body);
+        if (write.jsonPatch) return finish(target, key, patched(stored, body as unknown[]));
         const patch = withoutFields(body as RecordInput, readOnly);
         return finish(target, key, mergePatch(stored, patch) as Record<string, unknown>);
       }
