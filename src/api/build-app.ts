@@ -63,8 +63,13 @@ import preferences from '../http/plugins/preferences.ts';
 import problemHandler, { sendProblem } from '../http/plugins/problem-handler.ts';
 import { operationRoute } from '../http/operation-route.ts';
 import { writeRoute } from '../http/write-route.ts';
-import { createSessionStore, type SessionStore } from '../sessions/session-store.ts';
+import {
+  createSessionStore,
+  sessionLimitsOf,
+  type SessionStore,
+} from '../sessions/session-store.ts';
 import { recordWrite } from '../writes/write-record.ts';
+import { writeWarnings } from '../writes/write-warnings.ts';
 import { createKeptAnswers, type KeptAnswers } from '../http/rendered-answers.ts';
 import { nextRequestId, OneLinePerRequest } from '../http/request-log.ts';
 import { createRequestOrigin } from '../http/request-origin.ts';
@@ -194,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   for (const issue of faultWarnings(deps.spec.faults)) log.warn(formatSourceIssue(issue));
   for (const issue of boundedPatternWarnings(deps.spec)) log.warn(formatSourceIssue(issue));
+  for (const issue of writeWarnings(deps.spec, declarations)) log.warn(formatSourceIssue(issue));
   // Only a spec that writes `#` or `?` in a path pays for routing them (reserved-path.ts).
   const reserved = routes.some((route) => RESERVED_IN_PATH.test(route.path));
   const app: FastifyInstance = Fastify({
@@ -313,7 +319,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : rateLimitConfig(rateLimit)),
   });
   const sessions =
-    deps.sessions ?? createSessionStore(loadPlanOf(declarations, config.compatibility));
+    deps.sessions ??
+    createSessionStore(
+      loadPlanOf(declarations, config.compatibility),
+      sessionLimitsOf(config.sessions),
+    );
   const writes: { route: DataRoute; declaration: WriteDeclaration }[] = [];
   for (const route of routes) {
     if (route.answers !== 'data') continue;

@@ -13,7 +13,11 @@ import type { FileMark } from '../source/read-source-text.ts';
 import { DEFAULT_SCENARIO, storeToFill, type ScenarioStore } from '../scenarios/scenario-store.ts';
 import { specFiles } from '../spec/load-spec.ts';
 import { loadPlanOf } from '../scenarios/load-scenarios.ts';
-import { createSessionStore, type SessionStore } from '../sessions/session-store.ts';
+import {
+  createSessionStore,
+  sessionLimitsOf,
+  type SessionStore,
+} from '../sessions/session-store.ts';
 
 export interface Launched {
   readonly server: RunningServer;
@@ -65,7 +69,10 @@ export async function launch(options: {
     if (journal === undefined && served.config.admin?.token !== undefined) {
       journal = createRequestJournal(served.config.admin.journalSize ?? DEFAULT_JOURNAL_SIZE);
     }
-    const next = createSessionStore(loadPlanOf(served.declarations, served.config.compatibility));
+    const next = createSessionStore(
+      loadPlanOf(served.declarations, served.config.compatibility),
+      sessionLimitsOf(served.config.sessions),
+    );
     const app = await buildApp({
       config: served.config,
       spec: served.spec,

@@ -26,6 +26,7 @@ import type { ReadOptions } from '../source/read-source-text.ts';
 import { refuseOnIssues } from '../source/read-yaml-source.ts';
 import { loadSpec, specChanged, type LoadedSpec } from '../spec/load-spec.ts';
 import { describeAnswers } from '../spec/route-table.ts';
+import { describeWrites } from '../resources/write-declarations.ts';
 import { operationsOf } from '../spec/operation-rules.ts';
 import { routeSecurityOf } from '../spec/security.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -138,7 +139,9 @@ export function createServing(options: {
 
 /** The start log's line: which operations come from data, which from the spec's examples. */
 export function answersOf({ spec, declarations }: Declared): string {
-  return describeAnswers(spec, new Set(declarations.operations.keys()));
+  const writes = describeWrites(declarations.operations);
+  const answers = describeAnswers(spec, new Set(declarations.operations.keys()));
+  return writes === undefined ? answers : `${answers}; ${writes}`;
 }
 
 /**

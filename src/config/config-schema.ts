@@ -74,6 +74,25 @@ export const ConfigSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * The bounds of sessions (docs/writes-and-sessions.md): past one, a write is refused with a
+     * problem that names it. Each unset bound keeps its default.
+     */
+    sessions: Type.Optional(
+      Type.Object(
+        {
+          /** Sessions that hold writes at once. Default 1000. */
+          max: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+          /** Writes one session holds. Default 10 000. */
+          writes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+          /** Bytes of records (as JSON) one session holds. Default 16 MiB. */
+          bytes: Type.Optional(Type.Integer({ minimum: 1024 })),
+          /** A session unused this long ends, with its writes. Default 3600. */
+          idleSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 86_400 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** How the two open points of the interface are emitted; the served spec follows. */
     compatibility: CompatibilitySchema,
     /** Simulated latency, errors and rate limits; off unless set. */

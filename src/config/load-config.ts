@@ -110,9 +110,9 @@ interface NamedLayer {
 export async function loadConfig(request: ConfigRequest): Promise<Config> {
   const layers = await configLayers(request);
   const merged = Object.assign({}, ...layers.map(({ layer }) => layer)) as Record<string, unknown>;
-  // `admin` and `compatibility` merge one level deep: an environment variable or a file that
-  // sets one member keeps the others.
-  for (const key of ['admin', 'compatibility'] as const) {
+  // `admin`, `compatibility` and `sessions` merge one level deep: an environment variable or
+  // a file that sets one member keeps the others.
+  for (const key of ['admin', 'compatibility', 'sessions'] as const) {
     const parts = layers.flatMap(({ layer }) => (layer[key] === undefined ? [] : [layer[key]]));
     if (parts.length > 0) merged[key] = Object.assign({}, ...parts) as unknown;
   }

@@ -159,12 +159,16 @@ const WRITE_METHODS = ['post', 'put', 'patch', 'delete'] as const;
  * Every write of the spec without a data declaration whose request can be made: its parameters
  * have values, and a required JSON body has an example (the request body's, or its schema's).
  */
-export function writeOperationsOf(document: OpenAPIV3_1.Document): WriteOperation[] {
+export function writeOperationsOf(
+  document: OpenAPIV3_1.Document,
+  /** Paths whose writes change declared data: write-effects.ts follows those instead. */
+  declared: ReadonlySet<string> = new Set(),
+): WriteOperation[] {
   const writes: WriteOperation[] = [];
   for (const [template, item] of Object.entries(document.paths ?? {})) {
     for (const method of WRITE_METHODS) {
       const operation = item?.[method];
-      if (operation === undefined || isInterfacePath(template)) continue;
+      if (operation === undefined || isInterfacePath(template) || declared.has(template)) continue;
       const asked = askable(document, template, item, operation);
       if (asked === undefined) continue;
       const requestBody = operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
@@ -185,6 +189,26 @@ export function writeOperationsOf(document: OpenAPIV3_1.Document): WriteOperatio
     }
   }
   return writes;
+}
+
+/** A write's JSON request body: its schema, a body it takes, and bodies it refuses. */
+export interface RequestBody {
+  readonly schema: OpenAPIV3_1.SchemaObject;
+  readonly example: unknown;
+  readonly invalid: readonly { readonly why: string; readonly body: unknown }[];
+}
+
+/** An operation's JSON request body, where it declares one and a body can be made for it. */
+export function requestBodyOf(
+  operation: OpenAPIV3_1.OperationObject | undefined,
+): RequestBody | undefined {
+  const content = (operation?.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content;
+  const media = Object.entries(content ?? {}).find(([type]) => /[/+]json\b/i.test(type))?.[1];
+  const schema = media?.schema as OpenAPIV3_1.SchemaObject | undefined;
+  if (media === undefined || schema === undefined) return undefined;
+  const example = exampleOf(media, schema);
+  if (example === undefined) return undefined;
+  return { schema, example, invalid: invalidBodies(schema, example) };
 }
 
 function exampleOf(

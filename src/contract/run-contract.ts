@@ -2,6 +2,7 @@
 import { HTTP_METHODS } from '../spec/operation-rules.ts';
 import { exampleOperationsOf, writeOperationsOf } from './operations.ts';
 import { operationChecks, writeChecks } from './checks/operations.ts';
+import { writeEffectsChecks } from './checks/write-effects.ts';
 import { declaredMethods } from './spec-methods.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { LoadedSpec } from '../spec/load-spec.ts';
@@ -315,7 +316,13 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     ...declaredChecks(declared, interfaceServed),
     ...operationChecks(operations, () => asGiven),
     ...(options.writes === true
-      ? writeChecks(writeOperationsOf(options.spec.dereferenced), () => asGiven)
+      ? [
+          ...writeChecks(
+            writeOperationsOf(options.spec.dereferenced, declaredTemplates(declared)),
+            () => asGiven,
+          ),
+          ...writeEffectsChecks(options.spec.dereferenced, declared.lists, declared.items),
+        ]
       : []),
   ];
   const results: CheckResult[] = [];
@@ -580,3 +587,11 @@ function realDataCheck(interfaceServed: boolean, needsTokens: boolean): Check {
 }
 
 export type { Learned };
+
+/** The paths of the lists and items the spec serves from data: their writes change that data. */
+function declaredTemplates(declared: Declared): ReadonlySet<string> {
+  return new Set([
+    ...declared.lists.map((list) => list.collection.name),
+    ...declared.items.map((item) => item.template),
+  ]);
+}

@@ -113,3 +113,16 @@ export function readWrite(
     refusal: '422' in responses && !('400' in responses) ? 422 : 400,
   };
 }
+
+/** The start log's and `validate`'s line: each write served from data, and what it does. */
+export function describeWrites(
+  operations: ReadonlyMap<string, { readonly kind: string }>,
+): string | undefined {
+  const writes = [...operations].filter(
+    (entry): entry is [string, WriteDeclaration] => entry[1].kind === 'write',
+  );
+  if (writes.length === 0) return undefined;
+  const named = writes.map(([key, write]) => `${key} (${write.action} ${write.collection})`);
+  const shown = named.slice(0, 10).join(', ');
+  return `writes from data, per session: ${String(writes.length)} (${named.length > 10 ? `${shown}, …` : shown})`;
+}

@@ -39,6 +39,19 @@ export const SESSION_LIMITS: SessionLimits = {
   collectionRecords: 100_000,
 };
 
+/** The limits a config's `sessions` sets, each unset one at its default. */
+export function sessionLimitsOf(
+  configured: { max?: number; writes?: number; bytes?: number; idleSeconds?: number } = {},
+): SessionLimits {
+  return {
+    ...SESSION_LIMITS,
+    ...(configured.max === undefined ? {} : { sessions: configured.max }),
+    ...(configured.writes === undefined ? {} : { writes: configured.writes }),
+    ...(configured.bytes === undefined ? {} : { bytes: configured.bytes }),
+    ...(configured.idleSeconds === undefined ? {} : { idleSeconds: configured.idleSeconds }),
+  };
+}
+
 /** A record's new state: null once deleted. */
 export type RecordChange = RecordInput | null;
 

@@ -61,3 +61,32 @@ export function stampTimes(
     record[field] = now.toISOString();
   }
 }
+
+/**
+ * Why a create's record cannot be made whole, field by field: a required field that the body
+ * schema does not name, nothing derives or the path gives, and no value can be made for
+ * (`validate` and the start log name them). Empty where every record can be.
+ */
+export function unfillableFields(
+  declaration: CollectionDeclaration,
+  body: Schema | undefined,
+  implied: ReadonlySet<string>,
+): string[] {
+  const schema = declaration.record as Schema;
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const given = new Set(Object.keys(body?.properties ?? {}));
+  const derived = new Set(declaration.derived.map(({ field }) => field));
+  const reasons: string[] = [];
+  for (const field of schema.required ?? []) {
+    if (given.has(field) || derived.has(field) || implied.has(field)) continue;
+    const property = properties[field] ?? {};
+    if (field === declaration.key && declaration.keyType === 'integer') continue;
+    if (property.default !== undefined || 'const' in property) continue;
+    try {
+      valueMaker(property, field);
+    } catch (error) {
+      reasons.push(`${field}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return reasons;
+}

@@ -14,6 +14,8 @@ import { createExampleAnswers } from '../../spec/example-answers.ts';
 import { boundedPatternWarnings } from '../../spec/pattern-warnings.ts';
 import { faultWarnings } from '../../spec/served-faults.ts';
 import { buildRouteTable, describeAnswers, distinctRoutes } from '../../spec/route-table.ts';
+import { describeWrites } from '../../resources/write-declarations.ts';
+import { writeWarnings } from '../../writes/write-warnings.ts';
 import type { Command } from '../command.ts';
 import { CONFIG_FLAGS, configFlagHelp, configFlags } from '../config-flags.ts';
 import { describeFailure } from '../describe-failure.ts';
@@ -70,9 +72,13 @@ export const validateCommand: Command = {
           )) {
             io.error(`warn ${formatSourceIssue(warning)}\n`);
           }
+          for (const warning of writeWarnings(spec, declarations)) {
+            io.error(`warn ${formatSourceIssue(warning)}\n`);
+          }
           const examples = routes.filter((route) => route.answers === 'examples');
           await createExampleAnswers(spec, new Set(examples.map((route) => route.key)));
-          return `${String(Object.keys(spec.document.paths ?? {}).length)} paths, ${String(declarations.collections.size)} collections; ${describeAnswers(spec, new Set(declarations.operations.keys()))}`;
+          const writes = describeWrites(declarations.operations);
+          return `${String(Object.keys(spec.document.paths ?? {}).length)} paths, ${String(declarations.collections.size)} collections; ${describeAnswers(spec, new Set(declarations.operations.keys()))}${writes === undefined ? '' : `; ${writes}`}`;
         },
       ],
       ...scenarios.map(([name, source]): [string, () => Promise<string>] => [
