@@ -23,7 +23,9 @@ import type {
   ViewDeclaration,
   Views,
 } from '../resources/declarations.ts';
-import type { Collection } from './collection.ts';
+import type { WriteDeclaration } from '../resources/write-declarations.ts';
+import { buildCollection, type RecordInput } from './build-collection.ts';
+import { collectionFromData, type Collection } from './collection.ts';
 import { keepWrittenRecords } from './kept-records.ts';
 import { viewWriter, type RecordWriter } from './view-writer.ts';
 
@@ -125,20 +127,21 @@ export type DataOperation =
       /** The page's records, at an access level, as the text of a JSON array. */
       writePage(dataset: Dataset, page: Page<number>, level: string | null): string;
     }
-  | RecordOperation<'item'>
-  | RecordOperation<'write'>;
-
-/** An item, or a write, which answers with the record it wrote. */
-interface RecordOperation<Kind extends 'item' | 'write'> {
-  readonly kind: Kind;
-  readonly declaration: Extract<OperationDeclaration, { kind: Kind }>;
-  /**
-   * The record with this key, under these parents (a nested item), as JSON text at an access
-   * level; a 404 problem if there is none, or it is another parent's. A write shows the record
-   * it wrote as its collection's item operation does.
-   */
-  get(dataset: Dataset, key: Key, parents: readonly ParentKey[], level: string | null): string;
-}
+  | {
+      readonly kind: 'item';
+      readonly declaration: Extract<OperationDeclaration, { kind: 'item' }>;
+      /**
+       * The record with this key, under these parents (a nested item), as JSON text at an
+       * access level; a 404 problem if there is none, or it is another parent's.
+       */
+      get(dataset: Dataset, key: Key, parents: readonly ParentKey[], level: string | null): string;
+    }
+  | {
+      readonly kind: 'write';
+      readonly declaration: WriteDeclaration;
+      /** A record it wrote, as JSON text at an access level, as the collection's item shows it. */
+      show(record: RecordInput, level: string | null): string;
+    };
 
 /** A parent a nested request names: its path parameter's value, and where its key is held. */
 export interface ParentKey extends ParentDeclaration {
@@ -242,28 +245,39 @@ export function dataOperations(
       declaration.collection,
     ) as CollectionDeclaration;
     const writerFor = levelWriters(declaration.views, (view) => writerOf(collection, view));
-    if (declaration.kind === 'item' || declaration.kind === 'write') {
-      const get: RecordOperation<'item'>['get'] = (dataset, key, parents, level) => {
-        requireParents(dataset, parents);
-        const { collection: records } = dataset.collection(declaration.collection);
-        const position = records.positionOf(key);
-        const under = parents.find(
-          (parent) => parent.holder === declaration.collection && !holds(records, position, parent),
-        );
-        if (position < 0 || under !== undefined) {
-          throw ProblemError.from(
-            PROBLEMS.NOT_FOUND,
-            `Nothing in ${collection.name} has the ${collection.key} ${String(key)}${under === undefined ? '' : ` under the ${under.parameter} ${String(under.value)}`}.`,
+    if (declaration.kind === 'write') {
+      operations.set(operationId, {
+        kind: 'write',
+        declaration,
+        show(record, level) {
+          // One record, built as a load builds it: derived fields and all, as a read shows it.
+          const written = collectionFromData(buildCollection(collection, 'write', [record]));
+          return writerFor(level)(written, 0);
+        },
+      });
+      continue;
+    }
+    if (declaration.kind === 'item') {
+      operations.set(operationId, {
+        kind: 'item',
+        declaration,
+        get(dataset, key, parents, level) {
+          requireParents(dataset, parents);
+          const { collection: records } = dataset.collection(declaration.collection);
+          const position = records.positionOf(key);
+          const under = parents.find(
+            (parent) =>
+              parent.holder === declaration.collection && !holds(records, position, parent),
           );
-        }
-        return writerFor(level)(records, position);
-      };
-      operations.set(
-        operationId,
-        declaration.kind === 'item'
-          ? { kind: 'item', declaration, get }
-          : { kind: 'write', declaration, get },
-      );
+          if (position < 0 || under !== undefined) {
+            throw ProblemError.from(
+              PROBLEMS.NOT_FOUND,
+              `Nothing in ${collection.name} has the ${collection.key} ${String(key)}${under === undefined ? '' : ` under the ${under.parameter} ${String(under.value)}`}.`,
+            );
+          }
+          return writerFor(level)(records, position);
+        },
+      });
       continue;
     }
     const caseSensitive = rules.nameMatch === 'case-sensitive';

@@ -4,9 +4,11 @@
  * caller's level sees it and, for a create, its `Location`.
  */
 import type { RouteHandlerMethod } from 'fastify';
-import { requireParents, type DataOperation } from '../dataset/dataset.ts';
+import type { RecordInput } from '../dataset/build-collection.ts';
+import type { DataOperation, ParentKey } from '../dataset/dataset.ts';
+import type { SessionRecords } from '../writes/session-records.ts';
 import { ProblemError } from '../problems/problem-error.ts';
-import { EXAMPLE_PROBLEMS, WRITE_PROBLEMS } from '../problems/problem-types.ts';
+import { EXAMPLE_PROBLEMS, PROBLEMS, WRITE_PROBLEMS } from '../problems/problem-types.ts';
 import type { Key } from '../query/keys.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
@@ -57,26 +59,29 @@ export function writeRoute(options: WriteRouteOptions): RouteHandlerMethod {
       reply,
     );
     const scenarioName = scenario ?? catalogs.active;
-    const dataset = sessions.view(session, scenarioName, base);
-    const { collection } = dataset.collection(declaration.collection);
-    if (collection.size > sessions.limits.collectionRecords) {
+    const size = base.sizes.get(declaration.collection) ?? 0;
+    if (size > sessions.limits.collectionRecords) {
       throw ProblemError.from(
         WRITE_PROBLEMS.TOO_LARGE_TO_WRITE,
-        `${declaration.collection} holds ${String(collection.size)} records; writes are served on collections of up to ${String(sessions.limits.collectionRecords)}.`,
+        `${declaration.collection} holds ${String(size)} records; writes are served on collections of up to ${String(sessions.limits.collectionRecords)}.`,
       );
     }
+    // Read by key, over the loaded data and the session's writes: a write copies nothing.
+    const recordsOf = (collection: string) =>
+      sessions.records(session, scenarioName, base, collection);
+    const records = recordsOf(declaration.collection);
     const parentKeys = parents.map((parent) => ({
       ...parent,
       value: values.get(parent.parameter) as Key,
     }));
     const asked =
       declaration.parameter === undefined ? undefined : (values.get(declaration.parameter) as Key);
-    // The parents it names must exist, and the record it names be under them (else a 404).
-    requireParents(dataset, parentKeys);
-    if (asked !== undefined) operation.get(dataset, asked, parentKeys, level);
+    requireParentsIn(recordsOf, parentKeys);
+    if (asked !== undefined)
+      requireUnder(records.get(asked), asked, parentKeys, declaration.collection);
     const [nearest] = parentKeys;
     const outcome = write(
-      { collection, seed: `${session}:${String(sessions.writesOf(session))}`, now: new Date() },
+      { records, seed: `${session}:${String(sessions.writesOf(session))}`, now: new Date() },
       {
         key: asked,
         body: request.body,
@@ -96,9 +101,53 @@ export function writeRoute(options: WriteRouteOptions): RouteHandlerMethod {
       reply.send();
       return;
     }
-    const written = sessions.view(session, scenarioName, base);
-    reply.type(JSON_TYPE).send(answer(operation.get(written, outcome.key, parentKeys, level)));
+    reply.type(JSON_TYPE).send(answer(operation.show(outcome.record, level)));
   };
+}
+
+/**
+ * A 404 problem unless each parent a nested write names exists, each the parent of the one
+ * nearer in (as a read's requireParents holds them, here over the session's records).
+ */
+function requireParentsIn(
+  recordsOf: (collection: string) => SessionRecords,
+  parents: readonly ParentKey[],
+): void {
+  for (const [index, parent] of parents.entries()) {
+    if (recordsOf(parent.collection).get(parent.value) === undefined) {
+      throw ProblemError.from(
+        PROBLEMS.NOT_FOUND,
+        `Nothing in ${parent.collection} has the key ${String(parent.value)} (${parent.parameter}).`,
+      );
+    }
+    const nearer = parents[index - 1];
+    if (nearer === undefined) continue;
+    const held = recordsOf(nearer.collection).get(nearer.value);
+    if (held?.[parent.field] !== parent.value) {
+      throw ProblemError.from(
+        PROBLEMS.NOT_FOUND,
+        `Nothing in ${nearer.collection} has the key ${String(nearer.value)} under the ${parent.parameter} ${String(parent.value)}.`,
+      );
+    }
+  }
+}
+
+/** A 404 problem unless the record the path names exists under the parents the path names. */
+function requireUnder(
+  record: RecordInput | undefined,
+  key: Key,
+  parents: readonly ParentKey[],
+  collection: string,
+): void {
+  const under = parents.find(
+    (parent) => parent.holder === collection && record?.[parent.field] !== parent.value,
+  );
+  if (record === undefined || under !== undefined) {
+    throw ProblemError.from(
+      PROBLEMS.NOT_FOUND,
+      `Nothing in ${collection} has the key ${String(key)}${under === undefined ? '' : ` under the ${under.parameter} ${String(under.value)}`}.`,
+    );
+  }
 }
 
 /** An item's path with its parameters filled in: the parents' from the request, then the key. */

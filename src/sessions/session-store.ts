@@ -8,7 +8,8 @@ import type { Dataset } from '../dataset/dataset.ts';
 import { recordAt } from '../dataset/record-at.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { WRITE_PROBLEMS } from '../problems/problem-types.ts';
-import type { Key } from '../query/keys.ts';
+import { compareKeys, keyAt, type Key } from '../query/keys.ts';
+import type { SessionRecords } from '../writes/session-records.ts';
 import { indexedCollectionOf, type LoadPlan } from '../scenarios/load-scenarios.ts';
 
 /** The header a request names its session in, and the cookie of the same name (browsers). */
@@ -81,6 +82,8 @@ export interface SessionStore {
   readonly limits: SessionLimits;
   /** The data a session's request sees: the scenario's, with the session's writes. */
   view(session: string, scenario: string, base: Dataset): Dataset;
+  /** A collection's records as the session sees them, for a write to read: no copy is made. */
+  records(session: string, scenario: string, base: Dataset, collection: string): SessionRecords;
   /** How many writes a session holds: what seeds the values its next create makes. */
   writesOf(session: string): number;
   /** Keeps a write's result; a SESSION_LIMIT problem past a bound, and nothing kept. */
@@ -133,6 +136,26 @@ export function createSessionStore(
     limits,
     view,
     writesOf: (name) => live(name)?.writes ?? 0,
+    records(name, scenario, base, collection) {
+      const declaration = plan.collections.find((one) => one.name === collection);
+      if (declaration === undefined) throw new Error(`No collection is named ${collection}`);
+      const { collection: loaded } = base.collection(collection);
+      const changed = live(name)?.scenarios.get(scenario)?.collections.get(collection);
+      return {
+        get(key) {
+          if (changed?.has(key) === true) return changed.get(key) ?? undefined;
+          const position = loaded.positionOf(key);
+          return position < 0 ? undefined : recordAt(loaded, declaration, position);
+        },
+        highestKey() {
+          let highest = loaded.size === 0 ? undefined : keyAt(loaded.keys, loaded.size - 1);
+          for (const key of changed?.keys() ?? []) {
+            if (highest === undefined || compareKeys(key, highest) > 0) highest = key;
+          }
+          return highest;
+        },
+      };
+    },
     commit(name, scenario, collection, key, record) {
       const now = clock();
       let session = live(name);

@@ -7,8 +7,8 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ValidateFunction } from 'ajv';
 import { ProblemError } from '../problems/problem-error.ts';
 import { WRITE_PROBLEMS } from '../problems/problem-types.ts';
-import { keyAt, type Key } from '../query/keys.ts';
-import type { Collection } from '../dataset/collection.ts';
+import type { Key } from '../query/keys.ts';
+import type { SessionRecords } from './session-records.ts';
 import type { CollectionDeclaration } from '../resources/declarations.ts';
 import { valueMaker } from '../generate/schema-values.ts';
 import { createAjv } from '../source/create-ajv.ts';
@@ -25,13 +25,13 @@ const keyValidators = new WeakMap<object, ValidateFunction>();
 
 export function assignKey(
   declaration: CollectionDeclaration,
-  collection: Collection,
+  records: SessionRecords,
   seed: string,
   given: Readonly<Record<string, unknown>>,
 ): Key {
   const schema = ((declaration.record as Schema).properties?.[declaration.key] ?? {}) as Schema;
   if (declaration.keyType === 'integer') {
-    const last = lastKey(collection);
+    const last = records.highestKey();
     const minimum = typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : 1;
     return Math.max(typeof last === 'number' ? last + 1 : minimum, minimum);
   }
@@ -41,7 +41,7 @@ export function assignKey(
     keyValidators.set(schema, validate);
   }
   const free = (key: unknown): key is string =>
-    typeof key === 'string' && validate(key) && collection.positionOf(key) < 0;
+    typeof key === 'string' && validate(key) && records.get(key) === undefined;
   const label = declaration.label === undefined ? undefined : given[declaration.label];
   if (schema.format !== 'uuid' && typeof label === 'string') {
     const slug = slugOf(label);
@@ -71,9 +71,4 @@ function slugOf(text: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
-}
-
-/** The last key of a collection in key order, or undefined when it is empty. */
-function lastKey(collection: Collection): Key | undefined {
-  return collection.size === 0 ? undefined : keyAt(collection.keys, collection.size - 1);
 }

@@ -6,8 +6,6 @@
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { RecordInput } from '../dataset/build-collection.ts';
-import type { Collection } from '../dataset/collection.ts';
-import { recordAt } from '../dataset/record-at.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS, WRITE_PROBLEMS } from '../problems/problem-types.ts';
 import type { Key } from '../query/keys.ts';
@@ -15,20 +13,13 @@ import type { CollectionDeclaration } from '../resources/declarations.ts';
 import type { WriteDeclaration } from '../resources/write-declarations.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { assignKey } from './assign-key.ts';
+import type { WriteTarget } from './session-records.ts';
 import { fillRequired, stampTimes } from './fill-record.ts';
 import { applyJsonPatch, PatchFault } from './json-patch.ts';
 import { isObject, mergePatch } from './merge-patch.ts';
 import { bodyRefusal, faultsOf } from './write-refusal.ts';
 
 type Schema = OpenAPIV3_1.SchemaObject;
-
-/** The collection a write changes, as its session sees it now. */
-export interface WriteTarget {
-  readonly collection: Collection;
-  /** What seeds the values made for a new record: the session's name and its count of writes. */
-  readonly seed: string;
-  readonly now: Date;
-}
 
 /** What a write asks: the key its path names (none for a create), and its body. */
 export interface WriteRequest {
@@ -80,15 +71,15 @@ export function recordWrite(
     }
   };
   const current = (target: WriteTarget, key: Key): RecordInput => {
-    const position = target.collection.positionOf(key);
-    if (position < 0) {
+    const found = target.records.get(key);
+    if (found === undefined) {
       throw ProblemError.from(
         PROBLEMS.NOT_FOUND,
         `Nothing in ${declaration.name} has the ${declaration.key} ${String(key)}.`,
       );
     }
     // Derived fields follow their source again unless the write gives them.
-    const stored = { ...recordAt(target.collection, declaration, position) };
+    const stored = { ...found };
     for (const field of derived) Reflect.deleteProperty(stored, field);
     return stored;
   };
@@ -162,15 +153,14 @@ export function recordWrite(
           given[field] = value;
         }
         const asked = given[declaration.key];
-        if (asked !== undefined && target.collection.positionOf(asked as Key) >= 0) {
+        if (asked !== undefined && target.records.get(asked as Key) !== undefined) {
           throw ProblemError.from(
             WRITE_PROBLEMS.CONFLICT,
             `${declaration.name} already has the ${declaration.key} ${JSON.stringify(asked)}.`,
           );
         }
         const key =
-          (asked as Key | undefined) ??
-          assignKey(declaration, target.collection, target.seed, given);
+          (asked as Key | undefined) ?? assignKey(declaration, target.records, target.seed, given);
         return finish(target, key, given);
       }
       case 'replace': {

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { freePort } from '../../bench/free-port.ts';
+import { SESSION_HEADER } from '../../src/sessions/session-store.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -214,6 +215,20 @@ describe('the Dockerfile', () => {
 });
 
 describe('the Kubernetes example', () => {
+  it('routes each session to one replica: the Ingress hashes the session header onto the Service', async () => {
+    const [, , service, ingress] = await manifests();
+    expect(ingress?.kind).toBe('Ingress');
+    const metadata = ingress?.metadata as { annotations: Record<string, string> };
+    // ingress-nginx's name for a request header: $http_ and the name, lower case, `-` as `_`.
+    expect(metadata.annotations['nginx.ingress.kubernetes.io/upstream-hash-by']).toBe(
+      `$http_${SESSION_HEADER.toLowerCase().replaceAll('-', '_')}`,
+    );
+    const rules = (ingress?.spec as { rules: { http: { paths: { backend: unknown }[] } }[] }).rules;
+    expect(rules[0]?.http.paths[0]?.backend).toStrictEqual({
+      service: { name: (service?.metadata as { name: string }).name, port: { name: 'http' } },
+    });
+  });
+
   it("has a Service in front of replicas whose probes ask the server's own health on the served port", async () => {
     const [configMap, deployment, service] = await manifests();
     expect([configMap?.kind, deployment?.kind, service?.kind]).toEqual([
