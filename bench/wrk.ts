@@ -1,6 +1,7 @@
 /** @module Drives a server with wrk (a C load generator: it leaves the server the CPU it needs). */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cpuTicks, CLOCK_TICKS } from './cpu-time.ts';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { NeedleFeed } from './needles.ts';
@@ -107,17 +108,6 @@ export async function prepareLoad(
 export const FRESH_REQUESTS_PER_RUN = 1500;
 /** How long such a run may take at most; it ends by its count. */
 const FRESH_RUN_LIMIT_SECONDS = 60;
-
-/** Linux's USER_HZ, the unit of /proc/PID/stat's times: 100 on every common architecture. */
-const CLOCK_TICKS = 100;
-
-/** utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/PID/stat). */
-async function cpuTicks(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces; count fields after its closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
 
 function luaScript(workload: Workload, needleFile: string): string {
   const list = (items: readonly string[]) =>

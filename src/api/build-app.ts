@@ -15,7 +15,8 @@ import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { Config } from '../config/config-schema.ts';
 import { DEFAULTS, isDemoToken } from '../config/load-config.ts';
 import { ProblemError } from '../problems/problem-error.ts';
-import { PROBLEMS } from '../problems/problem-types.ts';
+import { PROBLEMS, WRITE_PROBLEMS } from '../problems/problem-types.ts';
+import { jsonNestsDeeperThan } from '../util/json-depth.ts';
 import { ADMIN_SPEC, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { applyCompatibility } from '../spec/apply-compatibility.ts';
 import { describeAcceptedTokens } from '../spec/describe-tokens.ts';
@@ -155,6 +156,9 @@ function adminResourcesOf(spec: LoadedSpec): { path: string; methods: string[] }
  * here): a larger one is a 413 problem. Operations served from data read no body at all.
  */
 export const EXAMPLE_BODY_LIMIT = 1024 * 1024;
+
+/** The deepest request body read (arrays and objects within each other). */
+export const MAX_BODY_DEPTH = 64;
 
 /**
  * How long a request may take to arrive, headers and body: the stock API reads no body and the
@@ -358,11 +362,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // read none (no-bodies.ts).
   await app.register(async (bodies) => {
     bodies.removeAllContentTypeParsers();
+    const parseJson = bodies.getDefaultJsonParser('error', 'error');
     for (const json of ['application/json', /^application\/[\w.+-]+\+json(?:;|$)/i]) {
       bodies.addContentTypeParser(
         json,
         { parseAs: 'string', bodyLimit: EXAMPLE_BODY_LIMIT },
-        bodies.getDefaultJsonParser('error', 'error'),
+        (request, body: string, done) => {
+          // What reads a body (a merge, a schema) recurses: a deep one is refused unread.
+          if (jsonNestsDeeperThan(body, MAX_BODY_DEPTH)) {
+            done(
+              ProblemError.from(
+                { ...WRITE_PROBLEMS.INVALID_BODY, status: 400 },
+                `The request body nests deeper than ${String(MAX_BODY_DEPTH)} levels.`,
+              ),
+              undefined,
+            );
+            return;
+          }
+          parseJson(request, body, done);
+        },
       );
     }
     bodies.addContentTypeParser(

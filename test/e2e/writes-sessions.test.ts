@@ -15,6 +15,7 @@ import {
   type Stockmock,
   type StockmockSession,
 } from '../../src/api/start-stockmock.ts';
+import { MAX_BODY_DEPTH } from '../../src/api/build-app.ts';
 import { byCodePoints } from '../helpers/code-points.ts';
 
 const example = join(fileURLToPath(new URL('../../', import.meta.url)), 'examples/events');
@@ -190,6 +191,22 @@ describe('keys, conflicts and resets', () => {
     });
     expect(again.status).toBe(409);
     expect((await call(session, 'GET', `/v1/venues/${slug}`)).body).toEqual(made.body);
+  });
+
+  it('a body nesting deeper than the limit is refused unread, and changes nothing', async () => {
+    const session = mock.session();
+    const deep = `{"name":${'['.repeat(MAX_BODY_DEPTH + 1)}${']'.repeat(MAX_BODY_DEPTH + 1)}}`;
+    const response = await fetch(`${mock.url}/v1/events`, {
+      method: 'POST',
+      headers: { ...ORGANIZER, ...session.headers, 'content-type': 'application/json' },
+      body: deep,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { type: string }).type).toBe(
+      'urn:problem-type:stockmock:invalid-body',
+    );
+    expect(session.requests().map((entry) => entry.status)).toEqual([400]);
+    expect((await listAll(session, '')).length).toBe(BASE.events.length);
   });
 
   it('a reset restores the fixture for that session alone', async () => {
