@@ -379,7 +379,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             );
             return;
           }
-          parseJson(request, body, done);
+          void parseJson(request, body, done);
         },
       );
     }
