@@ -81,7 +81,12 @@ export function writeRoute(options: WriteRouteOptions): RouteHandlerMethod {
       requireUnder(records.get(asked), asked, parentKeys, declaration.collection);
     const [nearest] = parentKeys;
     const outcome = write(
-      { records, seed: `${session}:${String(sessions.writesOf(session))}`, now: new Date() },
+      {
+        records,
+        recordsOf,
+        seed: `${session}:${String(sessions.writesOf(session))}`,
+        now: new Date(),
+      },
       {
         key: asked,
         body: request.body,

@@ -42,6 +42,11 @@ export const CollectionSchema = Type.Object(
     references: Type.Optional(Type.Record(Name, Name)),
     record: Type.Object({}, { additionalProperties: true }),
     derive: Type.Optional(Type.Record(Name, DerivationSchema)),
+    /**
+     * A field a write fills with the whole record another field references, where the body does
+     * not give it: `venue: venueSlug` fills `venue` with the venue whose key `venueSlug` holds.
+     */
+    embed: Type.Optional(Type.Record(Name, Name)),
     settings: Type.Optional(
       Type.Object(
         Object.fromEntries(FIELD_SETTINGS.map((setting) => [setting, Type.Optional(Name)])),

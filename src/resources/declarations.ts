@@ -100,6 +100,8 @@ export interface CollectionDeclaration {
   readonly settings: Readonly<Partial<Record<FieldSetting, string>>>;
   /** Fields that hold a key of another collection, and that collection. */
   readonly references: ReadonlyMap<string, string>;
+  /** Fields a write fills with the record a referencing field names: field → that field. */
+  readonly embeds: ReadonlyMap<string, string>;
 }
 
 /** A list's sort parameter: what it may order by, and the order when it is not given. */
@@ -403,6 +405,15 @@ function readCollection(
     );
     valid = false;
   }
+  for (const [field, from] of Object.entries(input.embed ?? {})) {
+    if (!fields.has(field) || input.references?.[from] === undefined) {
+      report(
+        [...at, 'embed', field],
+        `must name a field of the record, filled from a field that \`references\` declares (${field}: ${from})`,
+      );
+      valid = false;
+    }
+  }
   for (const field of Object.keys(input.references ?? {})) {
     if (!fields.has(field)) {
       report([...at, 'references', field], `${field} is not a field of the record`);
@@ -434,6 +445,7 @@ function readCollection(
     derived,
     settings,
     references: new Map(Object.entries(input.references ?? {})),
+    embeds: new Map(Object.entries(input.embed ?? {})),
   };
 }
 

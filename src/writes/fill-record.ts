@@ -79,6 +79,7 @@ export function unfillableFields(
   const reasons: string[] = [];
   for (const field of schema.required ?? []) {
     if (given.has(field) || derived.has(field) || implied.has(field)) continue;
+    if (declaration.embeds.has(field)) continue;
     const property = properties[field] ?? {};
     if (field === declaration.key && declaration.keyType === 'integer') continue;
     if (property.default !== undefined || 'const' in property) continue;

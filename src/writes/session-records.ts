@@ -13,6 +13,8 @@ export interface SessionRecords {
 /** The collection a write changes, as its session sees it now. */
 export interface WriteTarget {
   readonly records: SessionRecords;
+  /** Another collection's records as the session sees them: what an embedded record is. */
+  recordsOf(collection: string): SessionRecords;
   /** What seeds the values made for a new record: the session's name and its count of writes. */
   readonly seed: string;
   readonly now: Date;

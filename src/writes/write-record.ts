@@ -84,19 +84,48 @@ export function recordWrite(
     return stored;
   };
   /** The result made whole and held to the record schema: a refusal changes nothing. */
-  const finish = (target: WriteTarget, key: Key, result: Record<string, unknown>): WriteOutcome => {
+  const finish = (
+    target: WriteTarget,
+    key: Key,
+    result: Record<string, unknown>,
+    body: unknown,
+  ): WriteOutcome => {
     if (result[declaration.key] !== undefined && result[declaration.key] !== key) {
       throw bodyRefusal(write.refusal, [
         { parameter: `/${declaration.key}`, in: 'body', message: 'cannot change a key' },
       ]);
     }
     result[declaration.key] = key;
+    embed(target, result, body);
     stampTimes(record, result, target.now, write.action === 'create' ? 'every' : 'updated');
     fillRequired(declaration, result, `${target.seed}:${String(key)}`);
     if (!validateRecord(result)) {
       throw bodyRefusal(write.refusal, faultsOf(validateRecord.errors ?? []));
     }
     return { key, record: result };
+  };
+
+  /**
+   * Each embedded record, filled where the record lacks it, or where the body names another
+   * without giving it (`venueSlug` changed, `venue` not given); a key no record has is refused.
+   */
+  const embed = (target: WriteTarget, result: Record<string, unknown>, body: unknown): void => {
+    for (const [field, from] of declaration.embeds) {
+      const stale = gives(body, from) && !gives(body, field);
+      if ((result[field] !== undefined && !stale) || result[from] === undefined) continue;
+      const collection = declaration.references.get(from) as string;
+      const found = target.recordsOf(collection).get(result[from] as Key);
+      if (found === undefined) {
+        throw bodyRefusal(write.refusal, [
+          {
+            parameter: `/${from}`,
+            in: 'body',
+            message: `names no record of ${collection} (${JSON.stringify(result[from])})`,
+          },
+        ]);
+      }
+      result[field] = found;
+    }
   };
 
   /** A JSON Patch applied; one that cannot be, or that changes a read-only field, refused. */
@@ -161,7 +190,7 @@ export function recordWrite(
         }
         const key =
           (asked as Key | undefined) ?? assignKey(declaration, target.records, target.seed, given);
-        return finish(target, key, given);
+        return finish(target, key, given, body);
       }
       case 'replace': {
         const key = request.key as Key;
@@ -173,18 +202,20 @@ export function recordWrite(
             ([field]) => readOnly.has(field) || (bodyFields.size > 0 && !bodyFields.has(field)),
           ),
         );
-        return finish(target, key, {
-          ...withoutFields(body as RecordInput, readOnly),
-          ...kept,
-        });
+        return finish(
+          target,
+          key,
+          { ...withoutFields(body as RecordInput, readOnly), ...kept },
+          body,
+        );
       }
       case 'merge': {
         const key = request.key as Key;
         const stored = current(target, key);
         checkBody(body);
-        if (write.jsonPatch) return finish(target, key, patched(stored, body as unknown[]));
+        if (write.jsonPatch) return finish(target, key, patched(stored, body as unknown[]), body);
         const patch = withoutFields(body as RecordInput, readOnly);
-        return finish(target, key, mergePatch(stored, patch) as Record<string, unknown>);
+        return finish(target, key, mergePatch(stored, patch) as Record<string, unknown>, body);
       }
     }
   };
@@ -214,4 +245,14 @@ function compiled(schema: Schema): ValidateFunction {
     validators.set(schema, validate);
   }
   return validate;
+}
+
+/** Whether a body gives a member: an object's own, or a JSON Patch operation's at its path. */
+function gives(body: unknown, member: string): boolean {
+  if (Array.isArray(body)) {
+    return body.some(
+      (operation) => (operation as { path?: unknown } | null)?.path === `/${member}`,
+    );
+  }
+  return isObject(body) && Object.hasOwn(body, member);
 }

@@ -43,6 +43,7 @@ export function itemsDeclaration(
     key: 'id',
     keyType: 'integer',
     references: new Map(),
+    embeds: new Map(),
     label: undefined,
     record: {},
     fields: new Map([['id', 'integer'], ...Object.entries(fields)]),

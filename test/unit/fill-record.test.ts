@@ -23,6 +23,7 @@ const collection = (
   derived: [],
   settings: {},
   references: new Map(),
+  embeds: new Map(),
 });
 
 describe('a created record made whole', () => {
