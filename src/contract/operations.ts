@@ -139,6 +139,16 @@ function takesBearer(scheme: OpenAPIV3_1.SecuritySchemeObject | undefined): bool
   return scheme.type === 'oauth2' || scheme.type === 'openIdConnect';
 }
 
+/**
+ * Whether a write on a declared list's or item's path changes that data: unless its own
+ * declaration answers it from the spec's examples (`x-stockmock: {write: false}`).
+ */
+export function changesData(operation: OpenAPIV3_1.OperationObject): boolean {
+  const declared = (operation as Record<string, unknown>)['x-stockmock'] as
+    { write?: unknown } | undefined;
+  return declared?.write !== false;
+}
+
 /** A write the spec declares without data, asked only under `--writes`. */
 export interface WriteOperation {
   readonly method: string;
@@ -168,7 +178,8 @@ export function writeOperationsOf(
   for (const [template, item] of Object.entries(document.paths ?? {})) {
     for (const method of WRITE_METHODS) {
       const operation = item?.[method];
-      if (operation === undefined || isInterfacePath(template) || declared.has(template)) continue;
+      if (operation === undefined || isInterfacePath(template)) continue;
+      if (declared.has(template) && changesData(operation)) continue;
       const asked = askable(document, template, item, operation);
       if (asked === undefined) continue;
       const requestBody = operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;

@@ -13,7 +13,7 @@ import type { Check, CheckContext, Failure, Findings } from '../check.ts';
 import { failureOf, statusOf } from '../describe-exchange.ts';
 import type { DeclaredItem, DeclaredList } from '../declared.ts';
 import { readersOf } from '../learn.ts';
-import { requestBodyOf, type RequestBody } from '../operations.ts';
+import { changesData, requestBodyOf, type RequestBody } from '../operations.ts';
 import type { Credentials, Exchange, TargetClient } from '../target-client.ts';
 import { pagesOf, walk, type Item } from '../walk.ts';
 
@@ -42,16 +42,19 @@ export function writeEffectsChecks(
   for (const list of lists) {
     const template = list.collection.name;
     const item = items.find((one) => one.template === `${template}/{${one.parameter}}`);
-    const create = requestBodyOf(document.paths?.[template]?.post);
+    // Only the writes that change the data: one answered from examples is judged as one.
+    const data = (operation: OpenAPIV3_1.OperationObject | undefined) =>
+      operation !== undefined && changesData(operation) ? operation : undefined;
+    const create = requestBodyOf(data(document.paths?.[template]?.post));
     if (item === undefined || create === undefined) continue;
     const at = document.paths?.[item.template];
     const writes: CollectionWrites = {
       list,
       item,
       create,
-      replace: requestBodyOf(at?.put),
-      merge: requestBodyOf(at?.patch),
-      remove: at?.delete !== undefined,
+      replace: requestBodyOf(data(at?.put)),
+      merge: requestBodyOf(data(at?.patch)),
+      remove: data(at?.delete) !== undefined,
     };
     checks.push(effectsCheck(writes), isolationCheck(writes));
   }
