@@ -89,6 +89,11 @@ export const ConfigSchema = Type.Object(
           bytes: Type.Optional(Type.Integer({ minimum: 1024 })),
           /** A session unused this long ends, with its writes. Default 3600. */
           idleSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 86_400 })),
+          /**
+           * The largest collection writes are served on: the first read after a change rebuilds
+           * the session's copy of it, on the serving thread. Default 10 000.
+           */
+          collectionRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
         },
         { additionalProperties: false },
       ),

@@ -37,12 +37,18 @@ export const SESSION_LIMITS: SessionLimits = {
   writes: 10_000,
   bytes: 16 * 1024 * 1024,
   idleSeconds: 3600,
-  collectionRecords: 100_000,
+  collectionRecords: 10_000,
 };
 
 /** The limits a config's `sessions` sets, each unset one at its default. */
 export function sessionLimitsOf(
-  configured: { max?: number; writes?: number; bytes?: number; idleSeconds?: number } = {},
+  configured: {
+    max?: number;
+    writes?: number;
+    bytes?: number;
+    idleSeconds?: number;
+    collectionRecords?: number;
+  } = {},
 ): SessionLimits {
   return {
     ...SESSION_LIMITS,
@@ -50,8 +56,17 @@ export function sessionLimitsOf(
     ...(configured.writes === undefined ? {} : { writes: configured.writes }),
     ...(configured.bytes === undefined ? {} : { bytes: configured.bytes }),
     ...(configured.idleSeconds === undefined ? {} : { idleSeconds: configured.idleSeconds }),
+    ...(configured.collectionRecords === undefined
+      ? {}
+      : { collectionRecords: configured.collectionRecords }),
   };
 }
+
+/**
+ * How many sessions' rebuilt data are kept at once (bench/README.md: a session's copy of 10 000
+ * events takes about 4 MB); a session read after its copy went is rebuilt.
+ */
+const KEPT_VIEWS = 32;
 
 /** A record's new state: null once deleted. */
 export type RecordChange = RecordInput | null;
@@ -60,7 +75,7 @@ export type RecordChange = RecordInput | null;
 interface ScenarioChanges {
   readonly collections: Map<string, Map<Key, RecordChange>>;
   version: number;
-  view?: { readonly base: number; readonly version: number; readonly dataset: Dataset };
+  view: { readonly base: number; readonly version: number; readonly dataset: Dataset } | undefined;
 }
 
 interface Session {
@@ -107,17 +122,24 @@ export function createSessionStore(
   clock: () => number = Date.now,
 ): SessionStore {
   const sessions = new Map<string, Session>();
+  // The rebuilt data of the sessions read last, oldest first: each is a copy of the collections
+  // its session changed, so only so many are kept; another is rebuilt when read again.
+  const viewed = new Set<ScenarioChanges>();
   const idle = (session: Session, now: number) =>
     now - session.lastUsed > limits.idleSeconds * 1000;
+  const end = (name: string): boolean => {
+    for (const changes of sessions.get(name)?.scenarios.values() ?? []) viewed.delete(changes);
+    return sessions.delete(name);
+  };
   const sweep = (now: number) => {
-    for (const [name, session] of sessions) if (idle(session, now)) sessions.delete(name);
+    for (const [name, session] of sessions) if (idle(session, now)) end(name);
   };
   const live = (name: string): Session | undefined => {
     const session = sessions.get(name);
     if (session === undefined) return undefined;
     const now = clock();
     if (idle(session, now)) {
-      sessions.delete(name);
+      end(name);
       return undefined;
     }
     session.lastUsed = now;
@@ -126,10 +148,17 @@ export function createSessionStore(
   const view = (name: string, scenario: string, base: Dataset): Dataset => {
     const changes = live(name)?.scenarios.get(scenario);
     if (changes === undefined) return base;
+    viewed.delete(changes);
+    viewed.add(changes);
     const kept = changes.view;
     if (kept?.base === base.serial && kept.version === changes.version) return kept.dataset;
     const dataset = withChanges(base, changes.collections, plan);
     changes.view = { base: base.serial, version: changes.version, dataset };
+    for (const oldest of viewed) {
+      if (viewed.size <= KEPT_VIEWS) break;
+      oldest.view = undefined;
+      viewed.delete(oldest);
+    }
     return dataset;
   };
   return {
@@ -184,7 +213,7 @@ export function createSessionStore(
       session.bytes += bytes;
       let changes = session.scenarios.get(scenario);
       if (changes === undefined) {
-        changes = { collections: new Map(), version: 0 };
+        changes = { collections: new Map(), version: 0, view: undefined };
         session.scenarios.set(scenario, changes);
       }
       let changed = changes.collections.get(collection);
@@ -199,9 +228,10 @@ export function createSessionStore(
       if (name === undefined) {
         const count = sessions.size;
         sessions.clear();
+        viewed.clear();
         return count;
       }
-      return sessions.delete(name) ? 1 : 0;
+      return end(name) ? 1 : 0;
     },
     list() {
       const now = clock();

@@ -10,7 +10,7 @@ import { WRITE_PROBLEMS } from '../problems/problem-types.ts';
 import type { Key } from '../query/keys.ts';
 import type { SessionRecords } from './session-records.ts';
 import type { CollectionDeclaration } from '../resources/declarations.ts';
-import { valueMaker } from '../generate/schema-values.ts';
+import { valueMaker, type ValueMaker } from '../generate/schema-values.ts';
 import { createAjv } from '../source/create-ajv.ts';
 import { seededRandom } from '../util/seeded-random.ts';
 import { seedOf } from './seed-of.ts';
@@ -22,6 +22,8 @@ const TRIES = 64;
 
 const ajv = createAjv();
 const keyValidators = new WeakMap<object, ValidateFunction>();
+/** Made once per key schema: reading a pattern costs more than a create. */
+const keyMakers = new WeakMap<object, ValueMaker>();
 
 export function assignKey(
   declaration: CollectionDeclaration,
@@ -50,7 +52,11 @@ export function assignKey(
       if (free(key)) return key;
     }
   }
-  const make = valueMaker(schema, declaration.key);
+  let make = keyMakers.get(schema);
+  if (make === undefined) {
+    make = valueMaker(schema, declaration.key);
+    keyMakers.set(schema, make);
+  }
   const random = seededRandom(seedOf(seed));
   for (let n = 0; n < TRIES; n++) {
     const key = make(random, n);
