@@ -31,10 +31,11 @@ export function sessionOf(request: FastifyRequest): string {
   if (!SESSION_NAME.test(name)) {
     throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, '1 parameter is invalid.', {
       errors: [
+        // A cookie travels in a header: specs declare problems' `in` as query, path or header.
         {
-          parameter: SESSION_HEADER,
-          in: from === 'header' ? 'header' : 'cookie',
-          message: 'must be 1 to 128 letters, digits or ._:-',
+          parameter: from === 'header' ? SESSION_HEADER : 'Cookie',
+          in: 'header',
+          message: `${from === 'header' ? '' : `its ${SESSION_HEADER} `}must be 1 to 128 letters, digits or ._:-`,
         },
       ],
     });

@@ -2,7 +2,7 @@
 import type { ProblemType } from './problem-types.ts';
 
 /** Where a bad parameter was found. */
-export type ParameterLocation = 'query' | 'path' | 'header' | 'cookie' | 'body';
+export type ParameterLocation = 'query' | 'path' | 'header' | 'body';
 
 /** One bad parameter of a 400 answer. */
 export interface ParameterIssue {

@@ -209,6 +209,20 @@ describe('keys, conflicts and resets', () => {
     expect((await listAll(session, '')).length).toBe(BASE.events.length);
   });
 
+  it('a session name that cannot be one is a 400 naming where it came from', async () => {
+    for (const [headers, parameter] of [
+      [{ 'stockmock-session': 'no spaces' }, 'stockmock-session'],
+      [{ cookie: 'stockmock-session=%20' }, 'Cookie'],
+    ] as const) {
+      const response = await fetch(`${mock.url}/v1/events`, {
+        headers: { ...ORGANIZER, ...headers },
+      });
+      expect(response.status).toBe(400);
+      const problem = (await response.json()) as { errors: { parameter: string; in: string }[] };
+      expect(problem.errors).toEqual([expect.objectContaining({ parameter, in: 'header' })]);
+    }
+  });
+
   it('a reset restores the fixture for that session alone', async () => {
     const [one, two] = [mock.session(), mock.session()];
     const [first] = BASE.events;
