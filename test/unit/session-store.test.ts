@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../../src/problems/problem-error.ts';
 import { loadPlanOf } from '../../src/scenarios/load-scenarios.ts';
 import { createSessionStore, SESSION_LIMITS } from '../../src/sessions/session-store.ts';
-import { SHIPPED } from '../helpers/datasets.ts';
+import { datasetOf, SHIPPED } from '../helpers/datasets.ts';
 
 const plan = loadPlanOf(SHIPPED, { order: 'id' });
 const record = { id: 1, name: 'x' };
@@ -60,5 +60,40 @@ describe('session bounds', () => {
     expect(sessions.list()).toEqual([
       { name: 'a', writes: 2, bytes: JSON.stringify(record).length, idleSeconds: 0 },
     ]);
+  });
+});
+
+describe('the data a session reads', () => {
+  const base = datasetOf('test', [
+    { id: 1, name: 'Oak table', quantity: 3 },
+    { id: 2, name: 'Beech stool', quantity: 0 },
+  ]);
+
+  it('is the loaded data until the session writes, then its own copy, rebuilt once per change', () => {
+    const sessions = createSessionStore(plan);
+    expect(sessions.view('a', 'default', base)).toBe(base);
+    sessions.commit('a', 'default', 'products', 3, { id: 3, name: 'Ash bench', quantity: 1 });
+    const written = sessions.view('a', 'default', base);
+    expect(written).not.toBe(base);
+    expect(written.sizes.get('products')).toBe(3);
+    expect(sessions.view('a', 'default', base)).toBe(written);
+    expect(sessions.view('b', 'default', base)).toBe(base);
+    sessions.commit('a', 'default', 'products', 1, null);
+    const deleted = sessions.view('a', 'default', base);
+    expect(deleted).not.toBe(written);
+    expect(deleted.sizes.get('products')).toBe(2);
+    expect(deleted.collection('products').collection.positionOf(1)).toBe(-1);
+  });
+
+  it('keeps the copies of the 32 sessions read last, and rebuilds another when it is read again', () => {
+    const sessions = createSessionStore(plan);
+    const names = Array.from({ length: 33 }, (_, n) => `s${String(n)}`);
+    for (const name of names) sessions.commit(name, 'default', 'products', 9, { id: 9, name: 'x' });
+    const first = names.map((name) => sessions.view(name, 'default', base));
+    // s0, read first, lost its copy to s32; s32's is still kept.
+    expect(sessions.view('s32', 'default', base)).toBe(first[32]);
+    const again = sessions.view('s0', 'default', base);
+    expect(again).not.toBe(first[0]);
+    expect(again.sizes.get('products')).toBe(3);
   });
 });
