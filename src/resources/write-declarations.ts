@@ -8,6 +8,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ItemEnvelope } from './envelope.ts';
 import { WRITE_ACTIONS, type WriteOperationInput } from './declaration-schema.ts';
 import type { ParentDeclaration, Views } from './declarations.ts';
+import { countedNames } from '../spec/route-table.ts';
 
 export type WriteAction = (typeof WRITE_ACTIONS)[number];
 
@@ -123,6 +124,5 @@ export function describeWrites(
   );
   if (writes.length === 0) return undefined;
   const named = writes.map(([key, write]) => `${key} (${write.action} ${write.collection})`);
-  const shown = named.slice(0, 10).join(', ');
-  return `writes from data, per session: ${String(writes.length)} (${named.length > 10 ? `${shown}, …` : shown})`;
+  return `writes from data, per session: ${countedNames(named)}`;
 }

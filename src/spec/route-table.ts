@@ -155,13 +155,16 @@ function successResponse(
  */
 export function describeAnswers(spec: LoadedSpec, fromData: ReadonlySet<string>): string {
   const all = operationsOf(spec).map(({ key }) => key);
-  const named = (kind: RouteDef['answers']): string => {
-    const keys = all.filter((key) => fromData.has(key) === (kind === 'data'));
-    if (keys.length === 0) return '0';
-    const shown = keys.slice(0, 10).join(', ');
-    return `${String(keys.length)} (${keys.length > 10 ? `${shown}, …` : shown})`;
-  };
+  const named = (kind: RouteDef['answers']): string =>
+    countedNames(all.filter((key) => fromData.has(key) === (kind === 'data')));
   return `operations from data: ${named('data')}; from the spec's examples: ${named('examples')}`;
+}
+
+/** `3 (a, b, c)`: how many, and the names, cut after ten; `0` for none. */
+export function countedNames(names: readonly string[]): string {
+  if (names.length === 0) return '0';
+  const shown = names.slice(0, 10).join(', ');
+  return `${String(names.length)} (${names.length > 10 ? `${shown}, …` : shown})`;
 }
 
 /**
