@@ -59,7 +59,7 @@ export async function measureQueryEngine(size: number): Promise<QueryRow[]> {
     ['name, cold mix', () => [{ name: coldNeedle(names, random) }, 1 + Math.floor(random() * 3)]],
     ['name + status', () => [{ name: any(warm), status: any(STOCK_STATUSES) }, 1]],
   ];
-  const { engine } = dataset.collection('products');
+  const { engine } = dataset.loaded('products');
   return workloads.map(([workload, next]) => ({ size, workload, ...time(engine, next) }));
 }
 

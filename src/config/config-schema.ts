@@ -93,7 +93,6 @@ export const ConfigSchema = Type.Object(
            * The largest collection writes are served on: the first read after a change rebuilds
            * the session's copy of it, on the serving thread. Default 10 000.
            */
-          collectionRecords: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
         },
         { additionalProperties: false },
       ),

@@ -6,10 +6,8 @@
 import type { Compatibility } from '../compatibility/compatibility.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { PROBLEMS } from '../problems/problem-types.ts';
-import { createQueryEngine, type EngineData, type QueryEngine } from '../query/engine.ts';
-import { applyListRules, labelOrdering, type LabelOrder } from '../query/list-rules.ts';
 import type { CursorPosition } from '../query/cursor.ts';
-import { firstKeyAbove, keyAt, type Key } from '../query/keys.ts';
+import { compareKeys, type Key } from '../query/keys.ts';
 import type { Slices } from '../query/selection.ts';
 import { paginate } from '../query/paginate.ts';
 import type { SortKey } from '../query/sort.ts';
@@ -25,24 +23,19 @@ import type {
 } from '../resources/declarations.ts';
 import type { WriteDeclaration } from '../resources/write-declarations.ts';
 import { buildCollection, type RecordInput } from './build-collection.ts';
-import { collectionFromData, type Collection } from './collection.ts';
+import { collectionFromData } from './collection.ts';
 import { keepWrittenRecords } from './kept-records.ts';
+import { layeredCollection, type CollectionChanges } from './layered-collection.ts';
+import {
+  loadedCollection,
+  type IndexedCollection,
+  type LoadedCollection,
+  type ServedCollection,
+} from './served-collection.ts';
 import { viewWriter, type RecordWriter } from './view-writer.ts';
 
-/** A collection as a load hands it over: its records, the engine's indexes, its label order. */
-export interface IndexedCollection {
-  readonly collection: Collection;
-  readonly indexes: EngineData;
-  /** The positions in label order, made only where lists are ordered by label. */
-  readonly labelOrder?: Int32Array;
-}
-
-/** A collection as served: its records and the engine over them, made together. */
-interface ServedCollection {
-  readonly collection: Collection;
-  readonly engine: QueryEngine;
-  readonly labelOrder: LabelOrder | undefined;
-}
+export type { IndexedCollection, ServedCollection } from './served-collection.ts';
+export type { CollectionChanges } from './layered-collection.ts';
 
 /** Every collection of one load, as served. */
 export interface Dataset {
@@ -53,40 +46,42 @@ export interface Dataset {
   /** Where the data came from, for logs. */
   readonly source: string;
   collection(name: string): ServedCollection;
-  /** The same data with these collections in place of their namesakes: a session's writes. */
-  withCollections(replaced: readonly IndexedCollection[]): Dataset;
+  /** The loaded collections beneath, as they are: what a session's writes start from. */
+  loaded(name: string): LoadedCollection;
+  /** The loaded data with a session's changes over these collections (and no others). */
+  withChanges(changes: ReadonlyMap<string, CollectionChanges>): Dataset;
 }
 
 let datasetsMade = 0;
 
 export function createDataset(collections: readonly IndexedCollection[]): Dataset {
-  return datasetOver(new Map(collections.map((one) => [one.collection.name, served(one)])));
+  const loaded = new Map(collections.map((one) => [one.collection.name, loadedCollection(one)]));
+  return datasetOver(loaded, loaded);
 }
 
-function served({ collection, indexes, labelOrder }: IndexedCollection): ServedCollection {
-  return {
-    collection,
-    engine: createQueryEngine(collection, indexes),
-    labelOrder: labelOrder === undefined ? undefined : labelOrdering(labelOrder),
-  };
-}
-
-function datasetOver(collections: ReadonlyMap<string, ServedCollection>): Dataset {
+function datasetOver(
+  loaded: ReadonlyMap<string, LoadedCollection>,
+  collections: ReadonlyMap<string, ServedCollection>,
+): Dataset {
   datasetsMade += 1;
-  const all = [...collections.values()].map(({ collection }) => collection);
+  const all = [...loaded.values()].map(({ records }) => records);
+  const found = <T>(map: ReadonlyMap<string, T>, name: string): T => {
+    const one = map.get(name);
+    if (one === undefined) throw new Error(`No collection is named ${name}`);
+    return one;
+  };
   return Object.freeze({
     serial: datasetsMade,
-    sizes: new Map(all.map((collection) => [collection.name, collection.size])),
+    sizes: new Map([...collections].map(([name, collection]) => [name, collection.size])),
     source: [...new Set(all.map((collection) => collection.source))].join(', '),
-    collection(name: string) {
-      const found = collections.get(name);
-      if (found === undefined) throw new Error(`No collection is named ${name}`);
-      return found;
-    },
-    withCollections(replaced: readonly IndexedCollection[]) {
-      const next = new Map(collections);
-      for (const one of replaced) next.set(one.collection.name, served(one));
-      return datasetOver(next);
+    collection: (name: string) => found(collections, name),
+    loaded: (name: string) => found(loaded, name),
+    withChanges(changes: ReadonlyMap<string, CollectionChanges>) {
+      const next = new Map<string, ServedCollection>(loaded);
+      for (const [name, changed] of changes) {
+        next.set(name, layeredCollection(found(loaded, name), changed));
+      }
+      return datasetOver(loaded, next);
     },
   });
 }
@@ -154,8 +149,7 @@ export interface ParentKey extends ParentDeclaration {
  */
 export function requireParents(dataset: Dataset, parents: readonly ParentKey[]): void {
   for (const [index, parent] of parents.entries()) {
-    const { collection } = dataset.collection(parent.collection);
-    if (collection.positionOf(parent.value) < 0) {
+    if (dataset.collection(parent.collection).positionOf(parent.value) < 0) {
       throw ProblemError.from(
         PROBLEMS.NOT_FOUND,
         `Nothing in ${parent.collection} has the key ${String(parent.value)} (${parent.parameter}).`,
@@ -163,7 +157,7 @@ export function requireParents(dataset: Dataset, parents: readonly ParentKey[]):
     }
     const nearer = parents[index - 1];
     if (nearer === undefined) continue;
-    const { collection: held } = dataset.collection(nearer.collection);
+    const held = dataset.collection(nearer.collection);
     if (!holds(held, held.positionOf(nearer.value), parent)) {
       throw ProblemError.from(
         PROBLEMS.NOT_FOUND,
@@ -182,7 +176,7 @@ export function requireParents(dataset: Dataset, parents: readonly ParentKey[]):
  */
 function cursorBoundary(
   selection: Slices<number>,
-  records: Collection,
+  records: ServedCollection,
   cursor: CursorPosition,
   keyOrdered: boolean,
 ): number | undefined {
@@ -191,17 +185,20 @@ function cursorBoundary(
     const [at] = selection.slice(cursor.index, cursor.index + 1);
     // The list unchanged up to the item: its place is read back, and its key is not looked up
     // (a hash probe into a million keys missed the cache on every page).
-    if (at !== undefined && keyAt(records.keys, at) === cursor.key) return cursor.index + past;
+    if (at !== undefined && records.keyAt(at) === cursor.key) return cursor.index + past;
   }
   if (keyOrdered) {
-    // Positions run in key order: the first entry past every key below the item's (and past
+    // The list runs in key order: the first entry past every key below the item's (and past
     // the item's own, after it).
-    const above = firstKeyAbove(records.keys, cursor.key, past === 1 ? 'strictly' : 'or-equal');
     let low = 0;
     let high = selection.total;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((selection.slice(middle, middle + 1)[0] ?? 0) < above) low = middle + 1;
+      const order = compareKeys(
+        records.keyAt(selection.slice(middle, middle + 1)[0] ?? 0),
+        cursor.key,
+      );
+      if (order < 0 || (order === 0 && past === 1)) low = middle + 1;
       else high = middle;
     }
     return low;
@@ -213,11 +210,17 @@ function cursorBoundary(
 }
 
 /** Whether the record at `position` is the parent's: its field holds the parent's key. */
-function holds(records: Collection, position: number, parent: ParentKey): boolean {
-  const column = records.column(parent.field);
-  if (position < 0 || column === undefined) return false;
-  const number = column.of[position] ?? -1;
-  return number >= 0 && packedAt(column.values, number) === JSON.stringify(parent.value);
+function holds(records: ServedCollection, position: number, parent: ParentKey): boolean {
+  if (position < 0) return false;
+  return records.at(position, (collection, at) => {
+    const column = collection.column(parent.field);
+    const number = column?.of[at] ?? -1;
+    return (
+      column !== undefined &&
+      number >= 0 &&
+      packedAt(column.values, number) === JSON.stringify(parent.value)
+    );
+  });
 }
 
 /** Every operation the declarations serve from data, by operationId. */
@@ -263,7 +266,7 @@ export function dataOperations(
         declaration,
         get(dataset, key, parents, level) {
           requireParents(dataset, parents);
-          const { collection: records } = dataset.collection(declaration.collection);
+          const records = dataset.collection(declaration.collection);
           const position = records.positionOf(key);
           const under = parents.find(
             (parent) =>
@@ -275,7 +278,7 @@ export function dataOperations(
               `Nothing in ${collection.name} has the ${collection.key} ${String(key)}${under === undefined ? '' : ` under the ${under.parameter} ${String(under.value)}`}.`,
             );
           }
-          return writerFor(level)(records, position);
+          return records.at(position, writerFor(level));
         },
       });
       continue;
@@ -290,27 +293,11 @@ export function dataOperations(
       list(dataset, query) {
         const served = dataset.collection(declaration.collection);
         const { order } = query;
-        const listRules = {
-          caseSensitive,
-          // A dataset holds a label order only where the order setting asks for one (its load
-          // plan), so the data decides; a sort the list declares comes first.
-          ...(served.labelOrder === undefined || order !== undefined
-            ? {}
-            : { order: served.labelOrder }),
-        };
-        // The rules keep the order they are given: a declared sort's, or key order.
-        const selection = applyListRules(
-          order === undefined
-            ? served.engine.select(query.conditions)
-            : served.engine.sort(query.conditions, order),
-          query.conditions,
-          served.collection,
-          listRules,
-        );
+        const selection = served.list(query.conditions, order, caseSensitive);
         const { cursor, limit } = query.page;
         if (cursor === undefined) return paginate(selection, query.page);
-        const keyOrdered = order === undefined && listRules.order === undefined;
-        const boundary = cursorBoundary(selection, served.collection, cursor.position, keyOrdered);
+        const keyOrdered = order === undefined && !served.labelOrdered;
+        const boundary = cursorBoundary(selection, served, cursor.position, keyOrdered);
         if (boundary === undefined) {
           throw ProblemError.from(PROBLEMS.INVALID_PARAMETERS, '1 parameter is invalid.', {
             errors: [
@@ -335,11 +322,12 @@ export function dataOperations(
         return page.items.length > count ? { ...page, items: page.items.slice(0, count) } : page;
       },
       writePage(dataset, page, level) {
-        const { collection: records } = dataset.collection(declaration.collection);
+        const records = dataset.collection(declaration.collection);
         const write = writerFor(level);
         let json = '[';
         for (const [index, position] of page.items.entries()) {
-          json += index === 0 ? write(records, position) : `,${write(records, position)}`;
+          const record = records.at(position, write);
+          json += index === 0 ? record : `,${record}`;
         }
         return `${json}]`;
       },

@@ -12,7 +12,7 @@ import {
   type ParentKey,
 } from '../dataset/dataset.ts';
 import { decodeCursor, encodeCursor, listTagger } from '../query/cursor.ts';
-import { keyAt, type Key, type KeyColumn } from '../query/keys.ts';
+import type { Key, KeyColumn } from '../query/keys.ts';
 import { buildLinks, type Links, type PagePosition } from '../query/links.ts';
 import { itemAnswerWriter, listAnswerWriter } from './answer-envelope.ts';
 import type { Condition } from '../query/query.ts';
@@ -132,8 +132,8 @@ function listHandler(
       position?.kind === 'cursor' && position.value === 'opaque'
         ? listTag([path, JSON.stringify(repeated), JSON.stringify(order ?? [])])
         : '';
-    const keyColumn = context.dataset.collection(operation.declaration.collection).collection.keys;
-    const request = pageRequestOf(values, paging, tag, keyColumn);
+    const records = context.dataset.collection(operation.declaration.collection);
+    const request = pageRequestOf(values, paging, tag, records.keyType);
     const page = operation.list(context.dataset, { conditions, order, page: request });
     const { total, limit, start } = page;
     const end = start + page.items.length;
@@ -142,7 +142,7 @@ function listHandler(
     const cursorAt = (index: number, direction: 'after' | 'before'): string | null => {
       const item = page.items[index - start];
       if (position?.kind !== 'cursor' || item === undefined) return null;
-      const key = keyAt(keyColumn, item);
+      const key = records.keyAt(item);
       return position.value === 'key' ? String(key) : encodeCursor(tag, { key, index, direction });
     };
     const nextCursor = end < total ? cursorAt(end - 1, 'after') : null;
@@ -261,8 +261,8 @@ function pageRequestOf(
   paging: PagingDeclaration,
   /** The list's tag, which an opaque cursor must carry. */
   tag: string,
-  /** The collection's keys, which a cursor that is a key must be one of by type. */
-  keys: KeyColumn,
+  /** The type of the collection's keys, which a cursor that is a key must be of. */
+  keyType: KeyColumn['type'],
 ): PageRequest {
   const { size, position } = paging;
   if (size === undefined) return { start: 0, limit: undefined };
@@ -271,7 +271,7 @@ function pageRequestOf(
   if (limit < 1) throw invalidParameter(size.parameter ?? '', 'must be at least 1');
   if (position === undefined) return { start: 0, limit };
   if (position.kind === 'cursor') {
-    const cursor = cursorOf(values, position, tag, keys);
+    const cursor = cursorOf(values, position, tag, keyType);
     return cursor === undefined ? { start: 0, limit } : { start: 0, limit, cursor };
   }
   const value = values.get(position.parameter);
@@ -290,7 +290,7 @@ function cursorOf(
   values: ReadonlyMap<string, ParameterValue>,
   position: Extract<PagePosition, { kind: 'cursor' }>,
   tag: string,
-  keys: KeyColumn,
+  keyType: KeyColumn['type'],
 ): PageRequest['cursor'] {
   const after = values.get(position.parameter);
   const before = position.before === undefined ? undefined : values.get(position.before);
@@ -305,7 +305,7 @@ function cursorOf(
   if (value === undefined) return undefined;
   const text = String(value);
   if (position.value === 'key') {
-    const key = keys.type === 'integer' ? integerKeyOf(text) : text;
+    const key = keyType === 'integer' ? integerKeyOf(text) : text;
     if (key === undefined) throw invalidParameter(parameter, 'is not a key of this list');
     const direction = before === undefined ? 'after' : 'before';
     return { position: { key, index: -1, direction }, parameter };

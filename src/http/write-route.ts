@@ -59,13 +59,6 @@ export function writeRoute(options: WriteRouteOptions): RouteHandlerMethod {
       reply,
     );
     const scenarioName = scenario ?? catalogs.active;
-    const size = base.sizes.get(declaration.collection) ?? 0;
-    if (size > sessions.limits.collectionRecords) {
-      throw ProblemError.from(
-        WRITE_PROBLEMS.TOO_LARGE_TO_WRITE,
-        `${declaration.collection} holds ${String(size)} records; writes are served on collections of up to ${String(sessions.limits.collectionRecords)}.`,
-      );
-    }
     // Read by key, over the loaded data and the session's writes: a write copies nothing.
     const recordsOf = (collection: string) =>
       sessions.records(session, scenarioName, base, collection);

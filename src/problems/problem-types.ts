@@ -72,11 +72,6 @@ export const WRITE_PROBLEMS = {
   FORBIDDEN: { type: `${base}forbidden`, title: 'Forbidden', status: 403 },
   CONFLICT: { type: `${base}conflict`, title: 'Conflict', status: 409 },
   SESSION_LIMIT: { type: `${base}session-limit`, title: 'Session limit reached', status: 507 },
-  TOO_LARGE_TO_WRITE: {
-    type: `${base}too-large-to-write`,
-    title: 'Collection too large to write',
-    status: 501,
-  },
 } as const satisfies Record<string, ProblemType>;
 
 /**

@@ -88,7 +88,7 @@ type Compare = (a: string, b: string) => number;
 const byCodeUnits: Compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What a label is compared as, and how: lower-cased once each, not at every comparison. */
-function collationOf(collation: LabelCollation): {
+export function collationOf(collation: LabelCollation): {
   key: (text: string) => string;
   compare: Compare;
 } {

@@ -37,12 +37,9 @@ export function rankValues(values: PackedStrings, kind: RankKind): Int32Array {
   const count = values.ends.length;
   const keys: (number | string | undefined)[] = [];
   for (let number = 0; number < count; number++) {
-    keys.push(sortKeyOf(JSON.parse(packedAt(values, number)) as unknown, kind));
+    keys.push(sortValueOf(packedAt(values, number), kind));
   }
-  const compare = (a: number | string, b: number | string): number =>
-    typeof a === 'number' && typeof b === 'number'
-      ? a - b
-      : compareCodePoints(String(a), String(b));
+  const compare = compareSortValues;
   const ranked = [...keys.keys()]
     .filter((number) => keys[number] !== undefined)
     .sort((a, b) => compare(keys[a] as number | string, keys[b] as number | string));
@@ -57,6 +54,18 @@ export function rankValues(values: PackedStrings, kind: RankKind): Int32Array {
     ranks[number] = rank;
   });
   return ranks;
+}
+
+/** What a value (as JSON text) is ordered by; undefined for one of no rank. */
+export function sortValueOf(json: string, kind: RankKind): number | string | undefined {
+  return sortKeyOf(JSON.parse(json) as unknown, kind);
+}
+
+/** The order of two values that have ranks, as the ranks follow it. */
+export function compareSortValues(a: number | string, b: number | string): number {
+  return typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : compareCodePoints(String(a), String(b));
 }
 
 function sortKeyOf(value: unknown, kind: RankKind): number | string | undefined {

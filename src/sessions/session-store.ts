@@ -1,10 +1,11 @@
 /**
  * @module Sessions: each holds only its own writes over the loaded data, which stays immutable
  * and shared (copy-on-write), so a session costs nothing until it writes. A session's reads see
- * its scenario's data with its writes, rebuilt once after each change and kept until the next.
+ * its scenario's data with its writes layered over it: its records are indexed once after each
+ * change, and kept until the next; the loaded collection is never copied.
  */
 import type { RecordInput } from '../dataset/build-collection.ts';
-import type { Dataset } from '../dataset/dataset.ts';
+import type { CollectionChanges, Dataset } from '../dataset/dataset.ts';
 import { recordAt } from '../dataset/record-at.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { WRITE_PROBLEMS } from '../problems/problem-types.ts';
@@ -28,8 +29,6 @@ export interface SessionLimits {
   readonly bytes: number;
   /** A session unused this long ends, and its writes with it. */
   readonly idleSeconds: number;
-  /** The largest collection a session writes to: each change rebuilds the session's copy. */
-  readonly collectionRecords: number;
 }
 
 export const SESSION_LIMITS: SessionLimits = {
@@ -37,7 +36,6 @@ export const SESSION_LIMITS: SessionLimits = {
   writes: 10_000,
   bytes: 16 * 1024 * 1024,
   idleSeconds: 3600,
-  collectionRecords: 10_000,
 };
 
 /** The limits a config's `sessions` sets, each unset one at its default. */
@@ -47,7 +45,6 @@ export function sessionLimitsOf(
     writes?: number;
     bytes?: number;
     idleSeconds?: number;
-    collectionRecords?: number;
   } = {},
 ): SessionLimits {
   return {
@@ -56,15 +53,12 @@ export function sessionLimitsOf(
     ...(configured.writes === undefined ? {} : { writes: configured.writes }),
     ...(configured.bytes === undefined ? {} : { bytes: configured.bytes }),
     ...(configured.idleSeconds === undefined ? {} : { idleSeconds: configured.idleSeconds }),
-    ...(configured.collectionRecords === undefined
-      ? {}
-      : { collectionRecords: configured.collectionRecords }),
   };
 }
 
 /**
- * How many sessions' rebuilt data are kept at once (bench/README.md: a session's copy of 10 000
- * events takes about 4 MB); a session read after its copy went is rebuilt.
+ * How many sessions' layered data are kept at once: each holds its records indexed, and the
+ * layers of the lists it read; a session read after its layers went indexes its records again.
  */
 const KEPT_VIEWS = 32;
 
@@ -168,7 +162,7 @@ export function createSessionStore(
     records(name, scenario, base, collection) {
       const declaration = plan.collections.find((one) => one.name === collection);
       if (declaration === undefined) throw new Error(`No collection is named ${collection}`);
-      const { collection: loaded } = base.collection(collection);
+      const { records: loaded } = base.loaded(collection);
       const changed = live(name)?.scenarios.get(scenario)?.collections.get(collection);
       return {
         get(key) {
@@ -247,12 +241,15 @@ export function createSessionStore(
       const dataset = view(name, scenario, base);
       return Object.fromEntries(
         plan.collections.map((declaration) => {
-          const { collection } = dataset.collection(declaration.name);
+          const served = dataset.collection(declaration.name);
+          const byKey = served.list([], [{ field: declaration.key, descending: false }], false);
           return [
             declaration.name,
-            Array.from({ length: collection.size }, (_, position) =>
-              recordAt(collection, declaration, position),
-            ),
+            byKey
+              .slice(0, byKey.total)
+              .map((position) =>
+                served.at(position, (records, at) => recordAt(records, declaration, at)),
+              ),
           ];
         }),
       );
@@ -264,27 +261,30 @@ function limitReached(detail: string): ProblemError {
   return ProblemError.from(WRITE_PROBLEMS.SESSION_LIMIT, `Not written: ${detail}.`);
 }
 
-/** The base data with each changed collection rebuilt from its records and the changes. */
+/** The loaded data with each changed collection's records layered over it. */
 function withChanges(
   base: Dataset,
   collections: ReadonlyMap<string, ReadonlyMap<Key, RecordChange>>,
   plan: LoadPlan,
 ): Dataset {
-  const rebuilt = [...collections].map(([name, changed]) => {
+  const changes = new Map<string, CollectionChanges>();
+  for (const [name, changed] of collections) {
     const declaration = plan.collections.find((one) => one.name === name);
     if (declaration === undefined) throw new Error(`No collection is named ${name}`);
-    const { collection } = base.collection(name);
-    const replaced = new Set<number>();
-    for (const key of changed.keys()) {
-      const position = collection.positionOf(key);
-      if (position >= 0) replaced.add(position);
-    }
-    const records: RecordInput[] = [];
-    for (let position = 0; position < collection.size; position++) {
-      if (!replaced.has(position)) records.push(recordAt(collection, declaration, position));
-    }
-    for (const record of changed.values()) if (record !== null) records.push(record);
-    return indexedCollectionOf(declaration, collection.source, records, plan);
-  });
-  return base.withCollections(rebuilt);
+    const records = [...changed.values()].filter((record) => record !== null);
+    const { source } = base.loaded(name).records;
+    const label = declaration.label;
+    changes.set(name, {
+      written: indexedCollectionOf(declaration, source, records, plan),
+      touched: new Set(changed.keys()),
+      rules: {
+        key: declaration.key,
+        ranked: plan.indexes[name]?.ranked ?? {},
+        ...(plan.labelCollation === undefined || label === undefined
+          ? {}
+          : { label: { field: label, collation: plan.labelCollation } }),
+      },
+    });
+  }
+  return base.withChanges(changes);
 }

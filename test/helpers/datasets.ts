@@ -117,7 +117,7 @@ export interface StoredProduct {
 
 /** The product at a position of a dataset's `products`. */
 export function productAt(dataset: Dataset, position: number): StoredProduct {
-  const { collection } = dataset.collection('products');
+  const { records: collection } = dataset.loaded('products');
   const read = (field: string): unknown => {
     const column = collection.column(field);
     const number = column?.of[position] ?? -1;

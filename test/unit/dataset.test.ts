@@ -66,7 +66,7 @@ describe('parseCatalog', () => {
       [3, 'out_of_stock', 0],
       [4, 'incoming', null],
     ]);
-    const { collection } = catalog.collection('products');
+    const { records: collection } = catalog.loaded('products');
     expect(JSON.parse(collection.restAt(collection.positionOf(1)))).toEqual({
       category: 'tables',
       dims: { w: 1 },
@@ -344,7 +344,7 @@ describe('columns', () => {
         }));
         const sorted = [...products].sort((a, b) => a.id - b.id);
         const catalog = createCatalog('c', products);
-        const { collection } = catalog.collection('products');
+        const { records: collection } = catalog.loaded('products');
         expect(collection.size).toBe(products.length);
         expect(allProducts(catalog)).toEqual(
           sorted.map((p) => ({
@@ -375,7 +375,7 @@ describe('columns', () => {
     const product = JSON.parse(
       '{"id": 1, "name": "a", "quantity": 1, "a": 1, "__proto__": {"b": 2}, "c": 3}',
     ) as Record<string, unknown>;
-    const { collection } = createCatalog('c', [product]).collection('products');
+    const { records: collection } = createCatalog('c', [product]).loaded('products');
     expect(collection.restAt(0)).toBe('{"a":1,"__proto__":{"b":2},"c":3}');
   });
 });
@@ -394,7 +394,7 @@ describe('byId', () => {
             ? list.map((product, i) => ({ ...product, id: list.length - i + shift }))
             : list;
           const catalog = createCatalog('c', entries);
-          const { collection } = catalog.collection('products');
+          const { records: collection } = catalog.loaded('products');
           const found = (id: number) => {
             const position = collection.positionOf(id);
             // Not found is -1 exactly, as positionOf promises, never another negative number.

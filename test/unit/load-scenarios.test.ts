@@ -80,13 +80,13 @@ describe('loadScenarios, in a worker', () => {
       expect(there?.source).toBe(collection?.source);
       expect(allProducts(there ?? here)).toEqual(allProducts(here));
       // Every field, the undeclared ones too, as this thread loads them.
-      const served = there?.collection('products').collection;
+      const served = there?.loaded('products').records;
       expect(Array.from({ length: collection?.size ?? 0 }, (_, at) => served?.restAt(at))).toEqual(
         Array.from({ length: collection?.size ?? 0 }, (_, at) => collection?.restAt(at)),
       );
       const reference = createReferenceEngine(here);
       for (const filter of FILTERS) {
-        const served = there?.collection('products').engine.select(conditionsOf(filter));
+        const served = there?.loaded('products').engine.select(conditionsOf(filter));
         const expected = reference.select(filter);
         expect(served?.total, JSON.stringify(filter)).toBe(expected.total);
         expect(served?.slice(0, 50), JSON.stringify(filter)).toEqual(expected.slice(0, 50));

@@ -31,12 +31,12 @@ type MakeEngine = (dataset: Dataset) => ReferenceEngine;
 /** An engine of the dataset's products, asked with ProductFilters. */
 function indexedEngine(tuning?: EngineTuning): MakeEngine {
   return (dataset) => {
-    const served = dataset.collection('products');
+    const served = dataset.loaded('products');
     // The engine as the dataset serves it knows the shipped filters; ranges on the quantity
     // (which a spec may declare) need its postings too.
     const engine = createIndexedEngine(
-      served.collection,
-      buildEngineData(served.collection.data.columns, {
+      served.records,
+      buildEngineData(served.records.data.columns, {
         exact: ['status', 'quantity'],
         contains: ['name'],
       }),

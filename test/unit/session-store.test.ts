@@ -69,7 +69,7 @@ describe('the data a session reads', () => {
     { id: 2, name: 'Beech stool', quantity: 0 },
   ]);
 
-  it('is the loaded data until the session writes, then its own copy, rebuilt once per change', () => {
+  it('is the loaded data until the session writes, then its writes layered over it, once per change', () => {
     const sessions = createSessionStore(plan);
     expect(sessions.view('a', 'default', base)).toBe(base);
     sessions.commit('a', 'default', 'products', 3, { id: 3, name: 'Ash bench', quantity: 1 });
@@ -82,15 +82,15 @@ describe('the data a session reads', () => {
     const deleted = sessions.view('a', 'default', base);
     expect(deleted).not.toBe(written);
     expect(deleted.sizes.get('products')).toBe(2);
-    expect(deleted.collection('products').collection.positionOf(1)).toBe(-1);
+    expect(deleted.collection('products').positionOf(1)).toBe(-1);
   });
 
-  it('keeps the copies of the 32 sessions read last, and rebuilds another when it is read again', () => {
+  it('keeps the layers of the 32 sessions read last, and layers another anew when it is read again', () => {
     const sessions = createSessionStore(plan);
     const names = Array.from({ length: 33 }, (_, n) => `s${String(n)}`);
     for (const name of names) sessions.commit(name, 'default', 'products', 9, { id: 9, name: 'x' });
     const first = names.map((name) => sessions.view(name, 'default', base));
-    // s0, read first, lost its copy to s32; s32's is still kept.
+    // s0, read first, lost its layers to s32; s32's are still kept.
     expect(sessions.view('s32', 'default', base)).toBe(first[32]);
     const again = sessions.view('s0', 'default', base);
     expect(again).not.toBe(first[0]);
