@@ -4,13 +4,14 @@
  * `stockmock serve` in a process of its own, asked over keep-alive HTTP from this one.
  *
  * - writes per second and the server's CPU per write, for creates, merges and deletes;
- * - a filtered list read in a session that holds writes against the same read without one: CPU
- *   per request, p99, and the first read after the writes (which rebuilds the session's copy);
+ * - filtered lists read in a session that holds writes (half creates, half merges and deletes of
+ *   loaded events) against the same reads without one, in alternating rounds: CPU per request,
+ *   p99, and the first read after the writes (which indexes the session's records);
  * - memory added by many sessions of writes each, before and after each session reads.
  *
  * Settings: BENCH_WRITE_SIZES (events, default `1000,100000`), BENCH_WRITES (writes per kind,
- * default 2000), BENCH_SESSION_WRITES (default 10000), BENCH_SESSIONS (default 1000, each with
- * 100 writes).
+ * default 2000), BENCH_SESSION_WRITES (default 10000), BENCH_SESSION_READS (reads per round of
+ * each workload, default 2000), BENCH_SESSIONS (default 1000, each with 100 writes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -28,7 +29,26 @@ const SIZES = numbers('BENCH_WRITE_SIZES', '1000,100000');
 const [WRITES = 2000] = numbers('BENCH_WRITES', '2000');
 const [SESSION_WRITES = 10_000] = numbers('BENCH_SESSION_WRITES', '10000');
 const [SESSIONS = 1000] = numbers('BENCH_SESSIONS', '1000');
+const [READS = 2000] = numbers('BENCH_SESSION_READS', '2000');
+const ROUNDS = 2;
 const CONCURRENCY = 8;
+
+/** The reads of a session against the same without one: a request path for the n-th read. */
+const READ_WORKLOADS: readonly (readonly [string, (n: number) => string])[] = [
+  [
+    'status filter, pages 1–50',
+    (n) => `/v1/events?status=on_sale&pageSize=20&page=${String((n % 50) + 1)}`,
+  ],
+  [
+    'name needle and status',
+    (n) => `/v1/events?q=night%20${String(n % 97)}&status=scheduled&pageSize=20`,
+  ],
+  [
+    'price filter sorted by price',
+    (n) =>
+      `/v1/events?price_max=${String(100 + (n % 7))}&sort=priceFrom&pageSize=20&page=${String((n % 20) + 1)}`,
+  ],
+];
 const TOKEN = 'bench-organizer-token';
 const ADMIN = 'bench-admin-token-1';
 
@@ -201,47 +221,70 @@ try {
         );
       }
 
-      // Reads in a session that holds writes, against the same reads without one.
+      // Reads in a session that holds writes, against the same reads without one. The writes
+      // are half creates, and half merges and deletes of loaded events spread through the list.
+      const touched = Math.min(Math.floor(SESSION_WRITES / 2), Math.floor(size / 2));
+      const loadedId = (n: number) =>
+        `evt_${(Math.floor((n * size) / touched) % size).toString(36).padStart(8, '0')}`;
       await load(
         served,
-        Array.from({ length: SESSION_WRITES }, (_, n) => ({
-          method: 'POST',
-          path: '/v1/events',
-          session: 'r',
-          body: event(n),
-        })),
-        (status) => status === 201,
+        Array.from({ length: SESSION_WRITES }, (_, n): Request => {
+          if (n >= touched) {
+            return { method: 'POST', path: '/v1/events', session: 'r', body: event(n) };
+          }
+          const path = `/v1/events/${loadedId(n)}`;
+          return n % 2 === 0
+            ? {
+                method: 'PATCH',
+                path,
+                session: 'r',
+                body: { status: 'on_sale', priceFrom: n % 300 },
+              }
+            : { method: 'DELETE', path, session: 'r' };
+        }),
+        (status) => status === 201 || status === 200 || status === 204,
       );
-      const reads = (session?: string): Request[] =>
-        Array.from({ length: 2000 }, (_, n) => ({
-          method: 'GET',
-          path: `/v1/events?status=on_sale&pageSize=20&page=${String((n % 50) + 1)}`,
-          ...(session === undefined ? {} : { session }),
-        }));
-      const first = await load(served, reads('r').slice(0, 1), (status) => status === 200);
-      const plain = await load(served, reads(), (status) => status === 200);
-      const inSession = await load(served, reads('r'), (status) => status === 200);
+      const first = await load(
+        served,
+        [{ method: 'GET', path: '/v1/events?status=on_sale&pageSize=20', session: 'r' }],
+        (status) => status === 200,
+      );
       row(
         size,
-        `first read after ${String(SESSION_WRITES)} writes (rebuilds the session's copy)`,
+        `first read after ${String(SESSION_WRITES)} writes (indexes the session's records)`,
         '',
         Math.round(first.cpuMicros),
         first.latencies[0]?.toFixed(1) ?? '',
       );
-      row(
-        size,
-        'filtered page, no session',
-        Math.round(2000 / plain.seconds),
-        Math.round(plain.cpuMicros / 2000),
-        p99(plain.latencies).toFixed(1),
-      );
-      row(
-        size,
-        `filtered page, session of ${String(SESSION_WRITES)} writes`,
-        Math.round(2000 / inSession.seconds),
-        Math.round(inSession.cpuMicros / 2000),
-        p99(inSession.latencies).toFixed(1),
-      );
+      for (const [workload, pathOf] of READ_WORKLOADS) {
+        const reads = (session?: string): Request[] =>
+          Array.from({ length: READS }, (_, n) => ({
+            method: 'GET',
+            path: pathOf(n),
+            ...(session === undefined ? {} : { session }),
+          }));
+        // Alternating rounds, so that the machine's drift falls on both alike.
+        const cpu = { plain: 0, session: 0 };
+        const latencies: number[] = [];
+        let seconds = 0;
+        for (let round = 0; round < ROUNDS; round++) {
+          const plain = await load(served, reads(), (status) => status === 200);
+          const inSession = await load(served, reads('r'), (status) => status === 200);
+          cpu.plain += plain.cpuMicros;
+          cpu.session += inSession.cpuMicros;
+          latencies.push(...inSession.latencies);
+          seconds += inSession.seconds;
+        }
+        const each = (micros: number) => Math.round(micros / (READS * ROUNDS));
+        row(size, `${workload}, no session`, '', each(cpu.plain), '');
+        row(
+          size,
+          `${workload}, session of ${String(SESSION_WRITES)} writes (CPU ${String(Math.round((100 * cpu.session) / cpu.plain))} %)`,
+          Math.round((READS * ROUNDS) / seconds),
+          each(cpu.session),
+          p99(latencies).toFixed(1),
+        );
+      }
       await fetch(`${served.url}/__admin/sessions`, {
         method: 'DELETE',
         headers: { authorization: `Bearer ${ADMIN}` },

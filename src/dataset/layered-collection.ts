@@ -6,11 +6,17 @@
  *
  * Positions: the loaded records keep theirs (0 to n − 1); the session's follow (n + their own).
  */
-import { crossOrderOf, type ListOrder, type OrderRules } from '../query/cross-order.ts';
+import {
+  crossOrderOf,
+  type CrossOrder,
+  type ListOrder,
+  type OrderRules,
+} from '../query/cross-order.ts';
 import type { Key } from '../query/keys.ts';
+import { applyListRules } from '../query/list-rules.ts';
 import { mergedSelection, type ListLayer } from '../query/merged-selection.ts';
 import type { Condition } from '../query/query.ts';
-import type { Selection } from '../query/selection.ts';
+import { slicesOf, type Selection } from '../query/selection.ts';
 import type { SortKey } from '../query/sort.ts';
 import { BoundedCache } from '../util/bounded-cache.ts';
 import {
@@ -43,7 +49,9 @@ export function layeredCollection(
   const written = loadedCollection(changes.written);
   const { touched, rules } = changes;
   const offset = loaded.size;
-  const hiddenKeys = [...touched].filter((key) => loaded.positionOf(key) >= 0);
+  const hidden = Int32Array.from(
+    [...touched].map((key) => loaded.positionOf(key)).filter((position) => position >= 0),
+  ).sort();
   const layers = new BoundedCache<ListLayer & { readonly length: number }>({
     maxItems: KEPT_LAYER_POSITIONS,
   });
@@ -69,43 +77,32 @@ export function layeredCollection(
         written.records,
         rules,
       );
-      const at = (place: number) => loadedList.slice(place, place + 1)[0] as number;
-      // The first place in the loaded list at or past which `comesBefore` holds.
-      const firstPlace = (from: number, comesBefore: (position: number) => boolean): number => {
-        let low = from;
-        let high = loadedList.total;
-        while (low < high) {
-          const middle = (low + high) >>> 1;
-          if (comesBefore(at(middle))) high = middle;
-          else low = middle + 1;
-        }
-        return low;
-      };
-      const hidden = hiddenMatches(loaded, hiddenKeys, conditions, caseSensitive).map((position) =>
-        firstPlace(0, (other) => compare.loaded(position, other) <= 0),
-      );
+      const reader = placeReader(loadedList);
       const addedList = written.list(conditions, order, caseSensitive);
       const added = Int32Array.from(addedList.slice(0, addedList.total));
       const before = new Int32Array(added.length);
       let from = 0;
       added.forEach((position, index) => {
-        from = firstPlace(from, (other) => compare.added(position, other) < 0);
+        from = reader.firstPlace(from, (other) => compare.added(position, other) < 0);
         before[index] = from;
         added[index] = offset + position;
       });
-      layer = {
-        hidden: Int32Array.from(hidden).sort(),
-        added,
-        before,
-        length: hidden.length + added.length,
-      };
+      const hiddenPlaces = placesOfHidden(
+        loaded,
+        hidden,
+        conditions,
+        caseSensitive,
+        reader,
+        compare,
+      );
+      layer = { hidden: hiddenPlaces, added, before, length: hiddenPlaces.length + added.length };
       layers.set(cacheKey, layer);
     }
     return layer;
   };
   return {
     name: loaded.name,
-    size: loaded.size - hiddenKeys.length + written.size,
+    size: loaded.size - hidden.length + written.size,
     keyType: loaded.keyType,
     labelOrdered: loaded.labelOrdered,
     positionOf(key) {
@@ -119,21 +116,107 @@ export function layeredCollection(
       position < offset ? loaded.at(position, read) : written.at(position - offset, read),
     list(conditions, order, caseSensitive) {
       const loadedList = loaded.list(conditions, order, caseSensitive);
-      if (hiddenKeys.length === 0 && written.size === 0) return loadedList;
+      if (hidden.length === 0 && written.size === 0) return loadedList;
       return mergedSelection(loadedList, layerOf(conditions, order, caseSensitive, loadedList));
     },
   };
 }
 
-/** The loaded records the session touched that meet the conditions, by the loaded engine. */
-function hiddenMatches(
+/** Reads a loaded list's positions by place, a block at a time, and searches it in order. */
+interface PlaceReader {
+  readonly total: number;
+  at(place: number): number;
+  /**
+   * The first place from `from` on at which `comesBefore` holds (it holds at every later one).
+   * Galloping: the session's records go in order, mostly close to the one before.
+   */
+  firstPlace(from: number, comesBefore: (position: number) => boolean): number;
+}
+
+/** Positions read at a time: a lazily listed selection lists up to the block asked for. */
+const BLOCK = 256;
+
+function placeReader(list: Selection): PlaceReader {
+  const blocks = new Map<number, readonly number[]>();
+  const at = (place: number): number => {
+    const index = Math.floor(place / BLOCK);
+    let block = blocks.get(index);
+    if (block === undefined) {
+      block = list.slice(index * BLOCK, Math.min(list.total, (index + 1) * BLOCK));
+      blocks.set(index, block);
+    }
+    return block[place - index * BLOCK] as number;
+  };
+  return {
+    total: list.total,
+    at,
+    firstPlace(from, comesBefore) {
+      let low = from;
+      let step = 1;
+      let high = from;
+      while (high < list.total && !comesBefore(at(high))) {
+        low = high + 1;
+        high = from + step;
+        step *= 2;
+      }
+      high = Math.min(high, list.total);
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (comesBefore(at(middle))) high = middle;
+        else low = middle + 1;
+      }
+      return low;
+    },
+  };
+}
+
+/**
+ * The places in the loaded list of the records the session touched, ascending: read off the
+ * list where it is short beside them, else those that meet the conditions found and placed.
+ */
+function placesOfHidden(
   loaded: LoadedCollection,
-  hiddenKeys: readonly Key[],
+  hidden: Int32Array,
   conditions: readonly Condition[],
   caseSensitive: boolean,
-): readonly number[] {
-  if (hiddenKeys.length === 0) return [];
-  const touched: Condition = { field: loaded.records.key, match: 'exact', value: hiddenKeys };
-  const matches = loaded.list([...conditions, touched], undefined, caseSensitive);
-  return matches.slice(0, matches.total);
+  reader: PlaceReader,
+  compare: CrossOrder,
+): Int32Array {
+  if (hidden.length === 0) return hidden;
+  if (reader.total <= SCAN_PER_HIDDEN * hidden.length) {
+    const places: number[] = [];
+    for (let place = 0; place < reader.total; place++) {
+      if (isAmong(hidden, reader.at(place))) places.push(place);
+    }
+    return Int32Array.from(places);
+  }
+  const kept = applyListRules(
+    slicesOf(loaded.engine.filter(conditions, hidden)),
+    conditions,
+    loaded.records,
+    { caseSensitive },
+  );
+  const matches = Int32Array.from(kept.slice(0, kept.total)).sort((a, b) => compare.loaded(a, b));
+  const places = new Int32Array(matches.length);
+  let from = 0;
+  matches.forEach((position, index) => {
+    from = reader.firstPlace(from, (other) => compare.loaded(position, other) <= 0);
+    places[index] = from;
+  });
+  return places;
+}
+
+/** A loaded list this many times as long as the touched records is searched, not read whole. */
+const SCAN_PER_HIDDEN = 4;
+
+/** Whether the ascending values hold this one. */
+function isAmong(values: Int32Array, value: number): boolean {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((values[middle] as number) < value) low = middle + 1;
+    else high = middle;
+  }
+  return values[low] === value;
 }

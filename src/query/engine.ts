@@ -28,6 +28,8 @@ export interface QueryEngine {
    * listed first.
    */
   sort(conditions: readonly Condition[], keys: readonly SortKey[]): Selection;
+  /** Those of the positions (ascending) that meet every condition: a few records, tested. */
+  filter(conditions: readonly Condition[], positions: Int32Array): Int32Array;
 }
 
 /**

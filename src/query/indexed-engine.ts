@@ -174,7 +174,32 @@ export function createIndexedEngine(
   return {
     select: (conditions) => select(engine, conditions),
     sort: (conditions, keys) => sort(engine, data, conditions, keys),
+    filter: (conditions, positions) => filter(engine, conditions, positions),
   };
+}
+
+/**
+ * The positions that meet every condition, each tested by flags of its fields' accepted values
+ * (resolved once, as a list's are): a session's touched records, thousands at a time.
+ */
+function filter(
+  engine: Engine,
+  conditions: readonly Condition[],
+  positions: Int32Array,
+): Int32Array {
+  const { source } = engine;
+  const isOnKey = (c: Condition) => c.field === source.key && c.match !== 'contains';
+  const onKey = conditions.filter(isOnKey);
+  const [first, end] = keyRange(source, onKey);
+  const anyOf = onKey.filter((c) => Array.isArray(c.value));
+  const named = anyOf.length === 0 ? undefined : new Set(keyPositions(source, anyOf));
+  const resolved = conditions.filter((c) => !isOnKey(c)).map((c) => resolve(engine, c));
+  if (end <= first || resolved.some(({ visited }) => visited === 0)) return NO_POSITIONS;
+  const keep = acceptsAll(resolved);
+  return positions.filter(
+    (position) =>
+      position >= first && position < end && (named?.has(position) ?? true) && keep(position),
+  );
 }
 
 /**

@@ -151,6 +151,22 @@ function requestArbitrary(name: Name) {
         }),
       ),
     ),
+    // Conditions on the key: a range, or keys by name (loaded ones, and one made anew).
+    ...(['min', 'max'] as const).map((match) =>
+      fc.record({
+        field: fc.constant('id'),
+        match: fc.constant(match),
+        value: fc.constantFrom(...(valuesOf('id') as string[])),
+      }),
+    ),
+    fc.record({
+      field: fc.constant('id'),
+      match: fc.constant('exact' as const),
+      value: fc.uniqueArray(
+        fc.constantFrom(...(valuesOf('id') as string[]).flatMap((key) => [key, `${key}~`])),
+        { minLength: 1, maxLength: 6 },
+      ),
+    }),
   );
   const order = fc.option(
     fc.uniqueArray(fc.record({ field: fc.constantFrom(...asked.sort), descending: fc.boolean() }), {
