@@ -144,12 +144,32 @@ export interface ParentKey extends ParentDeclaration {
 }
 
 /**
+ * Where a nested request's parents are looked up: a record by key, and whether the record of
+ * one key holds a parent's key (`held` is the parent, `field` where the record holds it).
+ */
+export interface ParentRecords {
+  exists(collection: string, key: Key): boolean;
+  holds(collection: string, key: Key, parent: ParentKey): boolean;
+}
+
+/** A dataset's records, as parents are looked up in them. */
+export function parentsIn(dataset: Dataset): ParentRecords {
+  return {
+    exists: (collection, key) => dataset.collection(collection).positionOf(key) >= 0,
+    holds(collection, key, parent) {
+      const records = dataset.collection(collection);
+      return holds(records, records.positionOf(key), parent);
+    },
+  };
+}
+
+/**
  * A 404 problem unless each parent a nested request names exists and each is the parent of the
  * one nearer in (its key held by that one's record). `parents` are nearest first.
  */
-export function requireParents(dataset: Dataset, parents: readonly ParentKey[]): void {
+export function requireParents(records: ParentRecords, parents: readonly ParentKey[]): void {
   for (const [index, parent] of parents.entries()) {
-    if (dataset.collection(parent.collection).positionOf(parent.value) < 0) {
+    if (!records.exists(parent.collection, parent.value)) {
       throw ProblemError.from(
         PROBLEMS.NOT_FOUND,
         `Nothing in ${parent.collection} has the key ${String(parent.value)} (${parent.parameter}).`,
@@ -157,8 +177,7 @@ export function requireParents(dataset: Dataset, parents: readonly ParentKey[]):
     }
     const nearer = parents[index - 1];
     if (nearer === undefined) continue;
-    const held = dataset.collection(nearer.collection);
-    if (!holds(held, held.positionOf(nearer.value), parent)) {
+    if (!records.holds(nearer.collection, nearer.value, parent)) {
       throw ProblemError.from(
         PROBLEMS.NOT_FOUND,
         `Nothing in ${nearer.collection} has the key ${String(nearer.value)} under the ${parent.parameter} ${String(parent.value)}.`,
@@ -265,7 +284,7 @@ export function dataOperations(
         kind: 'item',
         declaration,
         get(dataset, key, parents, level) {
-          requireParents(dataset, parents);
+          requireParents(parentsIn(dataset), parents);
           const records = dataset.collection(declaration.collection);
           const position = records.positionOf(key);
           const under = parents.find(

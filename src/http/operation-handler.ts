@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
 import {
+  parentsIn,
   requireParents,
   type DataOperation,
   type Dataset,
@@ -102,7 +103,7 @@ function listHandler(
     const conditions: Condition[] = [];
     // A nested list is its parent's part of the collection; an unknown parent is a 404.
     const parentKeys = parentKeysOf(values, parents);
-    requireParents(context.dataset, parentKeys);
+    requireParents(parentsIn(context.dataset), parentKeys);
     const [nearest] = parentKeys;
     if (nearest !== undefined) {
       conditions.push({ field: nearest.field, match: 'exact', value: nearest.value });

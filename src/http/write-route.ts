@@ -5,8 +5,7 @@
  */
 import type { RouteHandlerMethod } from 'fastify';
 import type { RecordInput } from '../dataset/build-collection.ts';
-import type { DataOperation, ParentKey } from '../dataset/dataset.ts';
-import type { SessionRecords } from '../writes/session-records.ts';
+import { requireParents, type DataOperation, type ParentKey } from '../dataset/dataset.ts';
 import { ProblemError } from '../problems/problem-error.ts';
 import { EXAMPLE_PROBLEMS, PROBLEMS, WRITE_PROBLEMS } from '../problems/problem-types.ts';
 import type { Key } from '../query/keys.ts';
@@ -69,7 +68,15 @@ export function writeRoute(options: WriteRouteOptions): RouteHandlerMethod {
     }));
     const asked =
       declaration.parameter === undefined ? undefined : (values.get(declaration.parameter) as Key);
-    requireParentsIn(recordsOf, parentKeys);
+    // The parents as the session sees them, read by key: a write indexes nothing.
+    requireParents(
+      {
+        exists: (collection, key) => recordsOf(collection).get(key) !== undefined,
+        holds: (collection, key, parent) =>
+          recordsOf(collection).get(key)?.[parent.field] === parent.value,
+      },
+      parentKeys,
+    );
     if (asked !== undefined)
       requireUnder(records.get(asked), asked, parentKeys, declaration.collection);
     const [nearest] = parentKeys;
@@ -101,33 +108,6 @@ export function writeRoute(options: WriteRouteOptions): RouteHandlerMethod {
     }
     reply.type(JSON_TYPE).send(answer(operation.show(outcome.record, level)));
   };
-}
-
-/**
- * A 404 problem unless each parent a nested write names exists, each the parent of the one
- * nearer in (as a read's requireParents holds them, here over the session's records).
- */
-function requireParentsIn(
-  recordsOf: (collection: string) => SessionRecords,
-  parents: readonly ParentKey[],
-): void {
-  for (const [index, parent] of parents.entries()) {
-    if (recordsOf(parent.collection).get(parent.value) === undefined) {
-      throw ProblemError.from(
-        PROBLEMS.NOT_FOUND,
-        `Nothing in ${parent.collection} has the key ${String(parent.value)} (${parent.parameter}).`,
-      );
-    }
-    const nearer = parents[index - 1];
-    if (nearer === undefined) continue;
-    const held = recordsOf(nearer.collection).get(nearer.value);
-    if (held?.[parent.field] !== parent.value) {
-      throw ProblemError.from(
-        PROBLEMS.NOT_FOUND,
-        `Nothing in ${nearer.collection} has the key ${String(nearer.value)} under the ${parent.parameter} ${String(parent.value)}.`,
-      );
-    }
-  }
 }
 
 /** A 404 problem unless the record the path names exists under the parents the path names. */

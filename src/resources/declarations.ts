@@ -266,7 +266,8 @@ export function readDeclarations(
 
   const operations = new Map<string, OperationDeclaration>();
   const levels = new Set<string>();
-  const reads: ReadOperation[] = [];
+  // By path: a path holds one GET.
+  const reads = new Map<string, ReadOperation>();
   for (const [pathName, item] of Object.entries(document.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const declared = item?.[method];
@@ -313,7 +314,8 @@ export function readDeclarations(
     operations.set(operationKey('GET', pathName, operation), declaration);
     if (declaration.kind === 'list' || declaration.kind === 'item') {
       const { kind, collection, parents, views } = declaration;
-      reads.push(
+      reads.set(
+        pathName,
         kind === 'list'
           ? { path: pathName, kind, collection, parents, views }
           : { path: pathName, ...declaration },

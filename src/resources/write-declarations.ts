@@ -66,10 +66,10 @@ export function readWrite(
   path: string,
   operation: OpenAPIV3_1.OperationObject,
   declared: WriteOperationInput | undefined,
-  reads: readonly ReadOperation[],
+  reads: ReadonlyMap<string, ReadOperation>,
 ): WriteDeclaration | string | undefined {
   if (declared?.write === false) return undefined;
-  const read = reads.find((one) => one.path === path);
+  const read = reads.get(path);
   const inferred = INFERRED[method];
   const action = declared?.write ?? (read?.kind === inferred?.[0] ? inferred?.[1] : undefined);
   if (action === undefined) return undefined;
@@ -82,7 +82,7 @@ export function readWrite(
   const item =
     read.kind === 'item'
       ? read
-      : reads.find(
+      : [...reads.values()].find(
           (one) =>
             one.kind === 'item' &&
             one.collection === read.collection &&

@@ -50,6 +50,9 @@ export function assignKey(
     for (let n = 1; n <= TRIES; n++) {
       const key = n === 1 ? slug : `${slug}-${String(n)}`;
       if (free(key)) return key;
+      // Numbered slugs differ by their number only: where the second is not a key either,
+      // none is (a pattern such as `^evt_…` takes no slug; 64 checks were half a create).
+      if (n >= 2 && !validate(key)) break;
     }
   }
   let make = keyMakers.get(schema);
