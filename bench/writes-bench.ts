@@ -11,7 +11,9 @@
  *
  * Settings: BENCH_WRITE_SIZES (events, default `1000,100000`), BENCH_WRITES (writes per kind,
  * default 2000), BENCH_SESSION_WRITES (default 10000), BENCH_SESSION_READS (reads per round of
- * each workload, default 2000), BENCH_SESSIONS (default 1000, each with 100 writes).
+ * each workload, default 2000), BENCH_SESSION_ROUNDS (timed rounds of each, default 2),
+ * BENCH_SESSION_WORKLOADS (only the read workloads whose names hold it), BENCH_SESSIONS (default
+ * 1000, each with 100 writes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -30,7 +32,9 @@ const [WRITES = 2000] = numbers('BENCH_WRITES', '2000');
 const [SESSION_WRITES = 10_000] = numbers('BENCH_SESSION_WRITES', '10000');
 const [SESSIONS = 1000] = numbers('BENCH_SESSIONS', '1000');
 const [READS = 2000] = numbers('BENCH_SESSION_READS', '2000');
-const ROUNDS = 2;
+const [ROUNDS = 2] = numbers('BENCH_SESSION_ROUNDS', '2');
+/** Runs only the read workloads whose names hold this (BENCH_SESSION_WORKLOADS). */
+const ONLY = process.env['BENCH_SESSION_WORKLOADS'] ?? '';
 const PLAIN_FIRST = ['plain', 'session'] as const;
 const SESSION_FIRST = ['session', 'plain'] as const;
 const CONCURRENCY = 8;
@@ -258,7 +262,7 @@ try {
         Math.round(first.cpuMicros),
         first.latencies[0]?.toFixed(1) ?? '',
       );
-      for (const [workload, pathOf] of READ_WORKLOADS) {
+      for (const [workload, pathOf] of READ_WORKLOADS.filter(([name]) => name.includes(ONLY))) {
         const reads = (session?: string): Request[] =>
           Array.from({ length: READS }, (_, n) => ({
             method: 'GET',
@@ -279,6 +283,9 @@ try {
               (status) => status === 200,
             );
             latencies[which].push(...result.latencies);
+            console.error(
+              `  ${workload}, round ${String(round)}, ${which}: ${String(Math.round(result.cpuMicros / READS))} µs`,
+            );
             if (round === 0) continue;
             cpu[which] += result.cpuMicros;
             if (which === 'session') seconds += result.seconds;
