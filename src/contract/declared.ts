@@ -194,6 +194,25 @@ export function listOfItem(declared: Declared, item: DeclaredItem): DeclaredList
   );
 }
 
+/**
+ * The stand-in's own open paths (PRODUCT.md "Surface"), beside the interface's: a real service
+ * of the interface answers them as it likes, or not at all.
+ */
+const STAND_IN_SURFACE: ReadonlySet<string> = new Set([
+  '/healthz',
+  '/openapi.json',
+  '/openapi.yaml',
+  '/docs',
+]);
+
+/** Whether a path is the stand-in's own, in a spec of the interface: not the interface's. */
+export function isStandInSurface(
+  spec: { readonly dereferenced: OpenAPIV3_1.Document },
+  path: string,
+): boolean {
+  return STAND_IN_SURFACE.has(path) && servesInterface(spec);
+}
+
 /** Whether the spec has the interface's stock list, which the interface's checks start from. */
 export function servesInterface(spec: { readonly dereferenced: OpenAPIV3_1.Document }): boolean {
   return spec.dereferenced.paths?.[STOCK.path]?.get !== undefined;

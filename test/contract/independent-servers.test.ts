@@ -201,6 +201,7 @@ const CAUGHT_BY: Readonly<Record<string, string | readonly string[]>> = {
   'one problem type URI per problem, no common base': [],
   'gzip when asked': [],
   'pretty-printed JSON with extra headers': [],
+  'a health answer of its own': ['health./healthz', 'conformance.stand-in'],
   'all differences combined': [
     'reading.stand-in',
     'pagination.stock.order-by-id',

@@ -1,7 +1,8 @@
 /**
  * A record that lacks the field a filter reads is kept by no filter: the stand-in serves so, and
  * the checker judges so. The warehouses example with a `contains` filter on its optional
- * `manager`, which some records lack.
+ * `manager`, which some records lack; and the same with `manager` as the collection's label,
+ * whose filter the checker also asks with an empty needle.
  */
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -26,9 +27,12 @@ interface Warehouse {
 
 let mock: Stockmock;
 let spec: LoadedSpec;
+let labelled: Stockmock;
+let labelledSpec: LoadedSpec;
 let warehouses: readonly Warehouse[];
 
-beforeAll(async () => {
+/** The example in a folder of its own, with `manager` filtered (and made the label), started. */
+async function startWith(label: boolean): Promise<{ mock: Stockmock; spec: LoadedSpec }> {
   const dir = await mkdtemp(join(tmpdir(), 'stockmock-manager-'));
   await cp(example, dir, { recursive: true });
   const file = join(dir, 'openapi.yaml');
@@ -41,30 +45,40 @@ beforeAll(async () => {
 `;
   expect(text).toContain(filter);
   expect(text).toContain(parameter);
+  const filtered = text
+    .replace(filter, `${filter}          manager: { field: manager, match: contains }\n`)
+    .replace(
+      parameter,
+      `${parameter}        - name: manager\n          in: query\n          schema: { type: string }\n`,
+    );
+  expect(filtered).toContain('    label: name\n');
   await writeFile(
     file,
-    text
-      .replace(filter, `${filter}          manager: { field: manager, match: contains }\n`)
-      .replace(
-        parameter,
-        `${parameter}        - name: manager\n          in: query\n          schema: { type: string }\n`,
-      ),
+    label ? filtered.replace('    label: name\n', '    label: manager\n') : filtered,
   );
-  spec = await loadSpec(file);
   warehouses = (
     parse(await readFile(join(dir, 'warehouses.yaml'), 'utf8')) as { warehouses: Warehouse[] }
   ).warehouses;
-  mock = await startStockmock({ config: join(dir, 'stockmock.config.yaml') });
+  return {
+    spec: await loadSpec(file),
+    mock: await startStockmock({ config: join(dir, 'stockmock.config.yaml') }),
+  };
+}
+
+beforeAll(async () => {
+  ({ mock, spec } = await startWith(false));
+  ({ mock: labelled, spec: labelledSpec } = await startWith(true));
 });
 afterAll(async () => {
   await mock.close();
+  await labelled.close();
 });
 
-async function check(url: string): Promise<Report> {
+async function check(url: string, against: LoadedSpec = spec): Promise<Report> {
   return runContract({
     baseUrl: url,
     tokens: TOKENS,
-    spec,
+    spec: against,
     level: 'interface',
     seed: 5,
     runs: 5,
@@ -121,5 +135,77 @@ describe('a filter on a field some records lack', () => {
     } finally {
       await new Promise((resolve) => keeper.close(resolve));
     }
+  });
+});
+
+/**
+ * A proxy to a stand-in that changes the query first: a service that reads some values its own
+ * way, the rest as the stand-in does.
+ */
+async function proxied(
+  target: Stockmock,
+  rewrite: (query: URLSearchParams) => void,
+  run: (url: string) => Promise<void>,
+): Promise<void> {
+  const proxy: Server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://x');
+      rewrite(url.searchParams);
+      const answer = await fetch(`${target.url}${url.pathname}${url.search}`, {
+        headers: { authorization: request.headers.authorization ?? '' },
+      });
+      response
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' })
+        .end(await answer.text());
+    })();
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = proxy.address() as AddressInfo;
+    await run(`http://127.0.0.1:${String(port)}`);
+  } finally {
+    await new Promise((resolve) => proxy.close(resolve));
+  }
+}
+
+describe('a label some records lack', () => {
+  const labelCheck = (report: Report) =>
+    judgeAt(report, 'interface').results.find(
+      (result) => result.id === 'filters./v1/warehouses.name',
+    );
+
+  it('an empty needle keeps only the labelled records in the stand-in, and the checker agrees', async () => {
+    const response = await fetch(`${labelled.url}/v1/warehouses?manager=&limit=100`, {
+      headers: STAFF,
+    });
+    const ids = ((await response.json()) as { data: Warehouse[] }).data.map((w) => w.id);
+    expect(ids).toStrictEqual(warehouses.filter((w) => w.manager !== undefined).map((w) => w.id));
+    const result = labelCheck(await check(labelled.url, labelledSpec));
+    expect(result?.outcome.kind).toBe('passed');
+    expect(result?.title).toContain('a literal substring of the label');
+  });
+
+  it('a service that reads an empty needle as no filter passes too', async () => {
+    await proxied(
+      labelled,
+      (query) => {
+        if (query.get('manager') === '') query.delete('manager');
+      },
+      async (url) => {
+        expect(labelCheck(await check(url, labelledSpec))?.outcome.kind).toBe('passed');
+      },
+    );
+  });
+
+  it('a service whose empty needle matches nothing fails', async () => {
+    await proxied(
+      labelled,
+      (query) => {
+        if (query.get('manager') === '') query.set('manager', '\u0000no manager holds this');
+      },
+      async (url) => {
+        expect(labelCheck(await check(url, labelledSpec))?.outcome.kind).toBe('failed');
+      },
+    );
   });
 });

@@ -54,18 +54,26 @@ function noNames(collection: Collection): Findings {
   };
 }
 
+/** What the name filter searches, as a title says it. */
+function labelOf(collection: Collection): string {
+  return collection.origin === 'declared' ? 'label' : 'name';
+}
+
 /** The parameter of the name filter: `name`, or the one a declared list gives its label. */
 function nameParameter(collection: Collection): string {
   return collection.labelFilter ?? 'name';
 }
 
-/** Learned items with their id and name (a stock item's name comes from the product list). */
+/**
+ * Learned items with their id and name (a stock item's name comes from the product list);
+ * `labelled` is false for an item without one (a declared label is an optional field).
+ */
 function entries(context: CheckContext, collection: Collection) {
   const labels = labelsOf(context, collection);
   return learnedItems(context, collection).flatMap((item) => {
     const id = idOf(collection, item);
     if (id === undefined) return [];
-    return [{ item, id, name: labels.get(id) ?? '' }];
+    return [{ item, id, name: labels.get(id) ?? '', labelled: labels.has(id) }];
   });
 }
 
@@ -255,8 +263,14 @@ async function computeNameVerdicts(
   const listed = entries(context, collection);
   const folded = listed.map((entry) => foldCase(entry.name));
   const loose = listed.map((entry) => foldLoosely(entry.name));
-  const idsWhere = (names: readonly string[], needle: string) =>
-    listed.filter((_, index) => names[index]?.includes(needle)).map((entry) => entry.id);
+  // An item without the label holds no needle; an empty needle may keep it (read as no filter)
+  // or not (no value to hold it): the exact set never asks for it, the loose one allows it.
+  const idsWhere = (names: readonly string[], needle: string, unlabelled = false) =>
+    listed
+      .filter((entry, index) =>
+        entry.labelled ? names[index]?.includes(needle) : unlabelled && needle === '',
+      )
+      .map((entry) => entry.id);
   return Promise.all(
     [
       ...pickNeedles([...labelsOf(context, collection).values()]),
@@ -268,7 +282,7 @@ async function computeNameVerdicts(
       // A needle the parameter's own schema refuses (an empty one under minLength) tells nothing.
       .filter((needle) => judgeValue(collection.labelSchema ?? {}, needle) !== 'invalid')
       .map(async (needle) => {
-        const looseIds = idsWhere(loose, foldLoosely(needle));
+        const looseIds = idsWhere(loose, foldLoosely(needle), true);
         return {
           needle,
           filtered: await walkFiltered(
@@ -309,7 +323,7 @@ function caseRuleOf(verdicts: readonly NameVerdict[]): string {
 function nameFilter(collection: Collection): Check {
   return {
     id: `filters.${collection.name}.name`,
-    title: `${collection.path}?${nameParameter(collection)}=…: a literal substring of the name (any case rule)`,
+    title: `${collection.path}?${nameParameter(collection)}=…: a literal substring of the ${labelOf(collection)} (any case rule)`,
     ...filterLevel(collection, 'interface: GET /v1/stock, `name` (substring match)'),
     needs: [],
     async run(context): Promise<Findings> {

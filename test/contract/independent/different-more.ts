@@ -92,4 +92,10 @@ export const DIFFERENT_MORE: readonly VariantSpec[] = [
       'X-Request-Id and Cache-Control: no-store on every answer',
     { decisions: { jsonLayout: 'indented', extraHeaders: 'request-id-and-no-store' } },
   ),
+  different(
+    'a health answer of its own',
+    'GET /healthz (interface: not part of it; PRODUCT.md "Surface": open, up and the size of ' +
+      'the catalogue): {"status":"ok"} and nothing more, as a real service\'s liveness answer',
+    { decisions: { health: 'up-only' } },
+  ),
 ];

@@ -86,6 +86,11 @@ export interface Decisions {
   readonly extraHeaders: 'none' | 'request-id-and-no-store';
   /** Message framing of bodies: a Content-Length, or the chunked transfer coding. */
   readonly framing: 'content-length' | 'chunked';
+  /**
+   * The open /healthz: PRODUCT.md's (up, and the catalogue's size), or a service's own that
+   * says it is up and nothing more.
+   */
+  readonly health: 'counted' | 'up-only';
 }
 
 export const PRODUCT_DECISIONS: Decisions = {
@@ -105,6 +110,7 @@ export const PRODUCT_DECISIONS: Decisions = {
   jsonLayout: 'compact',
   extraHeaders: 'none',
   framing: 'content-length',
+  health: 'counted',
 };
 
 export type Resource = 'stock' | 'products';
@@ -377,7 +383,10 @@ class StockService {
   ): { reply: Reply; level?: Level; page?: PageInfo } {
     // PRODUCT.md's open /healthz: up, and the size of the catalogue.
     if (url.pathname === '/healthz' && (method === 'GET' || method === 'HEAD')) {
-      const body = { status: 'ok', products: this.products.length };
+      const body =
+        this.decisions.health === 'counted'
+          ? { status: 'ok', products: this.products.length }
+          : { status: 'ok' };
       return { reply: { status: 200, headers: { 'content-type': JSON_TYPE }, body } };
     }
     if (route === undefined) {
