@@ -45,7 +45,14 @@ function failedIds(report: Report): string[] {
     .map((result) => result.id);
 }
 
-const DIFFERENT = INDEPENDENT_SERVERS.filter((server) => server.kind === 'different');
+/**
+ * A service's own /healthz is not the interface's, and stockmock has no setting for its own
+ * (nor needs one): the suggestion names it uncovered, and the loop leaves it out (tested apart).
+ */
+const OWN_HEALTH = 'a health answer of its own';
+const DIFFERENT = INDEPENDENT_SERVERS.filter(
+  (server) => server.kind === 'different' && server.name !== OWN_HEALTH,
+);
 
 describe('suggest a config, start stockmock with it, judge the service by its spec', () => {
   it('covers every correct-but-different server, the combined one included', () => {
@@ -84,6 +91,18 @@ describe('suggest a config, start stockmock with it, judge the service by its sp
     },
     120_000,
   );
+
+  it('names a health answer of its own as uncovered, and suggests no setting for it', async () => {
+    const server = INDEPENDENT_SERVERS.find((candidate) => candidate.name === OWN_HEALTH);
+    if (server === undefined) throw new Error(`${OWN_HEALTH} is gone`);
+    const found = await check(server, await shippedSpecOnce(), 'interface');
+    expect(failedIds(found)).toEqual([]);
+    const suggestion = suggestConfig(found);
+    expect(suggestion.uncovered).toEqual([expect.stringMatching(/^health\.\/healthz: /)]);
+    // The same settings as the reference's: the health answer is all it differs in.
+    const reference = suggestConfig(await check(REFERENCE, await shippedSpecOnce(), 'interface'));
+    expect(suggestion.settings).toEqual(reference.settings);
+  });
 
   it("the reference gets PRODUCT.md's decisions suggested, and its own where PRODUCT.md is silent", async () => {
     const found = await check(REFERENCE, await shippedSpecOnce(), 'interface');

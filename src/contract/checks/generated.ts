@@ -1,15 +1,21 @@
-/** @module Property-based requests over the parameters the spec declares, from a seed. */
+/**
+ * @module Property-based requests over the parameters the spec declares, from a seed: any of
+ * them in any order, GET or HEAD, names cut anywhere (every plane the data holds, any length up
+ * to the whole name). Where every correct reading agrees, the page is computed from the lists
+ * learned whole, and the answer must be exactly it.
+ */
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ResponseValidator } from '../../spec/response-validator.ts';
 import type { Check, CheckContext, Failure } from '../check.ts';
+import type { Exchange } from '../target-client.ts';
 import { found } from '../check.ts';
 import { describeRequest, describeResponse } from '../describe-exchange.ts';
 import { foldLoosely } from '../oracle/fold-case.ts';
 import { judgeQuery, queryRules, type ParameterRule } from '../oracle/parameter-rules.ts';
-import { COLLECTIONS, idOf, withQuery, type Collection, type Item } from '../walk.ts';
+import { COLLECTIONS, idOf, someIds, STOCK, type Collection, type Id, type Item } from '../walk.ts';
 import { answerRuleFindings } from './http-rules.ts';
-import { MAX_LIMIT } from './pagination.ts';
+import { DEFAULT_LIMIT, learnedItems, MAX_LIMIT } from './pagination.ts';
 
 type Values = Readonly<Record<string, string>>;
 
@@ -22,10 +28,151 @@ const INTERFACE_PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   products: ['limit', 'page'],
 };
 
-/** One generated request: which list, and the raw query values. */
+/** One generated request: which list, its query pairs in the order sent, and its method. */
 interface Generated {
   readonly collection: Collection;
-  readonly values: Values;
+  readonly pairs: readonly (readonly [string, string])[];
+  readonly method: 'GET' | 'HEAD';
+}
+
+const valuesOf = (generated: Generated): Values => Object.fromEntries(generated.pairs);
+
+/** The path with the query as generated: its pairs in their order, each percent-encoded. */
+function pathOf(generated: Generated): string {
+  const query = generated.pairs
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
+  return query === '' ? generated.collection.path : `${generated.collection.path}?${query}`;
+}
+
+/**
+ * A piece of a served name: from any code point, of any length up to the rest of the name, as
+ * written or in another case. By index: a million names as arguments would overflow the stack.
+ */
+function namePiece(names: readonly string[]): fc.Arbitrary<string> {
+  return fc
+    .tuple(
+      fc.integer({ min: 0, max: names.length - 1 }),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom('as written', 'as written', 'upper', 'lower'),
+    )
+    .map(([index, from, length, casing]) => {
+      const points = Array.from(names[index] ?? '');
+      const start = from % Math.max(1, points.length);
+      const piece = points.slice(start, start + 1 + (length % (points.length - start))).join('');
+      return casing === 'upper'
+        ? piece.toUpperCase()
+        : casing === 'lower'
+          ? piece.toLowerCase()
+          : piece;
+    });
+}
+
+/** A number one step past a bound, exact past 2^53 where the bound is an integer. */
+function beyond(bound: number, step: 1 | -1): string {
+  return Number.isInteger(bound) ? String(BigInt(bound) + BigInt(step)) : String(bound + step);
+}
+
+/** At most this many of the names' rarer characters are asked alone. */
+const RARE_CHARACTERS = 32;
+
+/**
+ * What name needles are made of: the served names; their rarer characters, each of which is
+ * asked alone (beyond the BMP first: two UTF-16 units, four UTF-8 bytes; then the ASCII
+ * characters that are not letters, digits or spaces, `&`, `%`, `+` and `=` among them, where a
+ * query is split and decoded; then the rest of every script the names hold); and the names by
+ * length, longest first.
+ */
+function nameMaterial(context: CheckContext) {
+  const names = [...context.learned.names.values()];
+  const rank = (character: string) =>
+    (character.codePointAt(0) ?? 0) > 0xffff ? 0 : /^[^\w\s]$/.test(character) ? 1 : 2;
+  const rare = [...new Set(names.flatMap((text) => Array.from(text)))]
+    .filter((character) => (character.codePointAt(0) ?? 0) > 0x7f || rank(character) === 1)
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, RARE_CHARACTERS);
+  const longest = [...names].sort((a, b) => Array.from(b).length - Array.from(a).length);
+  return { names, rare, longest };
+}
+
+/**
+ * Requests made on purpose before the random ones: each parameter alone at each of its edges
+ * (empty, each bound and its outer neighbour, the highest id and past it, the last page and
+ * past it, each rarer character of the names, the longest name and one character past it), a
+ * page with a size in either order, a filter with a later page, two filters in either order,
+ * and filtered HEADs.
+ */
+function boundaryRequests(
+  rules: ReadonlyMap<Collection, readonly ParameterRule[]>,
+  context: CheckContext,
+): Generated[] {
+  const { rare, longest } = nameMaterial(context);
+  const [long = ''] = longest;
+  const piece = Array.from(long).slice(1, 4).join('');
+  const ids = context.learned.ids.filter((id): id is number => typeof id === 'number');
+  const highest = ids.reduce((most, id) => Math.max(most, id), 0);
+  const requests: Generated[] = [];
+  for (const collection of COLLECTIONS) {
+    const total = learnedItems(context, collection).length;
+    const lastPage = Math.max(1, Math.ceil(total / DEFAULT_LIMIT));
+    const named = new Map((rules.get(collection) ?? []).map((rule) => [rule.name, rule]));
+    const edges = (name: string): string[] => {
+      const rule = named.get(name);
+      if (rule === undefined) return [];
+      const { schema } = rule;
+      // Each bound the schema sets, and its outer neighbour (as text: past 2^53 too).
+      const bounds =
+        schema.type === 'integer'
+          ? [
+              ...(schema.minimum === undefined
+                ? []
+                : [String(schema.minimum), beyond(schema.minimum, -1)]),
+              ...(schema.maximum === undefined
+                ? []
+                : [String(schema.maximum), beyond(schema.maximum, 1)]),
+            ]
+          : [];
+      return [...bounds, ...edgesOf(name, schema)];
+    };
+    const edgesOf = (name: string, schema: ParameterRule['schema']): string[] => {
+      switch (name) {
+        case 'name':
+          return ['', ...rare, long, `${long}s`, long.toUpperCase(), piece];
+        case 'id':
+          return ['', '0', String(ids[0] ?? 1), String(highest), String(highest + 1)];
+        case 'limit':
+          return ['', '0', '1', String(MAX_LIMIT), String(MAX_LIMIT + 1)];
+        case 'page':
+          return ['', '0', '1', '2', String(lastPage), String(lastPage + 1)];
+        default:
+          return Array.isArray(schema.enum) ? ['', ...schema.enum.map(String)] : [];
+      }
+    };
+    const get = (...pairs: (readonly [string, string])[]) => {
+      if (pairs.every(([name]) => named.has(name))) {
+        requests.push({ collection, pairs, method: 'GET' });
+      }
+    };
+    for (const name of named.keys()) for (const value of edges(name)) get([name, value]);
+    get(['page', '2'], ['limit', '5']);
+    get(['limit', '5'], ['page', '2']);
+    get(['id', String(ids[0] ?? 1)], ['page', '2']);
+    get(['name', piece], ['status', 'available']);
+    get(['status', 'available'], ['name', piece]);
+    for (const pairs of [
+      [['name', piece]],
+      [
+        ['status', 'incoming'],
+        ['limit', '3'],
+      ],
+    ] as const) {
+      if (pairs.every(([name]) => named.has(name))) {
+        requests.push({ collection, pairs, method: 'HEAD' });
+      }
+    }
+  }
+  return requests;
 }
 
 /** Values around and inside what the schema allows, so that both 200 and 4xx answers occur. */
@@ -35,19 +182,36 @@ function arbitraryValue(rule: ParameterRule, context: CheckContext): fc.Arbitrar
   if (schema.type === 'integer') {
     const min = schema.minimum ?? 0;
     const max = Math.min(schema.maximum ?? min + 200, min + 200);
+    const ids = context.learned.ids;
+    const highest = ids.reduce<number>(
+      (most, id) => (typeof id === 'number' && id > most ? id : most),
+      0,
+    );
     const known =
-      name === 'id' && context.learned.ids.length > 0
+      name === 'id' && ids.length > 0
         ? [
             // By index: a million ids as arguments would overflow the stack.
-            fc
-              .integer({ min: 0, max: context.learned.ids.length - 1 })
-              .map((index) => context.learned.ids[index] as number),
+            fc.integer({ min: 0, max: ids.length - 1 }).map((index) => ids[index] as number),
+            // The highest id and its neighbours: where an id stops being a safe integer.
+            fc.constantFrom(highest, highest + 1, highest - 1),
+          ]
+        : [];
+    // Pages and sizes that fall inside the list: a position past its end says little.
+    const near =
+      name === 'page' || name === 'limit'
+        ? [
+            {
+              weight: 4,
+              arbitrary: fc.integer({ min: Math.max(min, 1), max: min + 12 }).map(String),
+            },
           ]
         : [];
     return fc.oneof(
+      ...near,
       { weight: 4, arbitrary: fc.oneof(fc.integer({ min, max }), ...known).map(String) },
+      // Each bound's outer neighbour, and a decimal.
       {
-        weight: 1,
+        weight: 2,
         arbitrary: fc.constantFrom(String(min - 1), String((schema.maximum ?? max) + 1), '1.5'),
       },
       { weight: 1, arbitrary: noise },
@@ -59,12 +223,37 @@ function arbitraryValue(rule: ParameterRule, context: CheckContext): fc.Arbitrar
       { weight: 1, arbitrary: noise },
     );
   }
-  const words = [...context.learned.names.values()]
-    .flatMap((n) => n.split(/\s+/))
-    .filter((w) => w.length > 1);
-  return words.length > 0
+  const { names, rare, longest } = nameMaterial(context);
+  return names.length > 0
     ? fc.oneof(
-        { weight: 3, arbitrary: fc.constantFrom(...words.slice(0, 200)) },
+        { weight: 3, arbitrary: namePiece(names) },
+        {
+          weight: 2,
+          arbitrary: fc.integer({ min: 0, max: names.length - 1 }).map((i) => names[i] ?? ''),
+        },
+        // A whole name, and one character past it (the longest names as often as all others):
+        // a needle cut short finds the name then.
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(
+              fc.oneof(
+                fc.integer({ min: 0, max: Math.ceil(longest.length / 4) - 1 }),
+                fc.integer({ min: 0, max: longest.length - 1 }),
+              ),
+              fc.constantFrom('s', ' X', '0'),
+            )
+            .map(([i, more]) => `${longest[i] ?? ''}${more}`),
+        },
+        ...(rare.length > 0
+          ? [
+              {
+                weight: 1,
+                arbitrary: fc.integer({ min: 0, max: rare.length - 1 }).map((i) => rare[i] ?? ''),
+              },
+            ]
+          : []),
+        { weight: 1, arbitrary: fc.constant('') },
         { weight: 1, arbitrary: noise },
       )
     : noise;
@@ -76,12 +265,21 @@ function arbitraryRequest(
 ): fc.Arbitrary<Generated> {
   return fc.oneof(
     ...COLLECTIONS.map((collection) => {
-      const entries = (rules.get(collection) ?? []).map(
-        (rule) => [rule.name, arbitraryValue(rule, context)] as const,
-      );
       return fc
-        .record(Object.fromEntries(entries), { requiredKeys: [] })
-        .map((values): Generated => ({ collection, values: values as Values }));
+        .tuple(
+          fc.subarray(
+            (rules.get(collection) ?? []).map((rule) =>
+              arbitraryValue(rule, context).map((value) => [rule.name, value] as const),
+            ),
+          ),
+          fc.constantFrom('GET' as const, 'GET' as const, 'HEAD' as const),
+        )
+        .chain(([chosen, method]) =>
+          fc
+            .tuple(...chosen)
+            .chain((pairs) => fc.shuffledSubarray(pairs, { minLength: pairs.length }))
+            .map((pairs): Generated => ({ collection, pairs, method })),
+        );
     }),
   );
 }
@@ -92,7 +290,8 @@ function violation(
   generated: Generated,
   items: readonly Item[],
 ): string | undefined {
-  const { collection, values } = generated;
+  const { collection } = generated;
+  const values = valuesOf(generated);
   const asked = Number(values['limit'] ?? 10);
   const limit = Number.isSafeInteger(asked) && asked >= 1 ? Math.min(asked, MAX_LIMIT) : MAX_LIMIT;
   if (items.length > limit)
@@ -123,6 +322,68 @@ function violation(
   return undefined;
 }
 
+/**
+ * The ids of the page a correct service serves for a valid request, from the list learned
+ * whole in the order it was served: undefined where correct readings may differ (a name in
+ * another case, PRODUCT.md's filters of /v1/products, a page past the end, a limit over the
+ * most, which a service may clamp).
+ */
+function expectedIds(context: CheckContext, generated: Generated): Id[] | undefined {
+  const { collection } = generated;
+  const values = valuesOf(generated);
+  const limit = values['limit'] === undefined ? DEFAULT_LIMIT : Number(values['limit']);
+  const page = values['page'] === undefined ? 1 : Number(values['page']);
+  if (!(limit >= 1 && limit <= MAX_LIMIT && page >= 1)) return undefined;
+  const filters = Object.keys(values).filter((name) => name !== 'limit' && name !== 'page');
+  // The interface's own filters only: the others are PRODUCT.md's, which this level leaves open.
+  if (filters.some((name) => collection !== STOCK || !['id', 'status', 'name'].includes(name))) {
+    return undefined;
+  }
+  const nameOf = (item: Item) => context.learned.names.get(idOf(collection, item) ?? -1);
+  const keeps = (item: Item, loose: boolean): boolean =>
+    filters.every((name) => {
+      const value = values[name] ?? '';
+      if (name === 'id') return idOf(collection, item) === Number(value);
+      if (name === 'status') return item['status'] === value;
+      const label = nameOf(item);
+      if (name !== 'name' || label === undefined) return false;
+      return loose ? foldLoosely(label).includes(foldLoosely(value)) : label.includes(value);
+    });
+  const items = learnedItems(context, collection);
+  // A name the product list does not show cannot be judged: the service still filters by it.
+  if (filters.includes('name') && items.some((item) => nameOf(item) === undefined)) {
+    return undefined;
+  }
+  const strict = items.filter((item) => keeps(item, false));
+  if (items.filter((item) => keeps(item, true)).length !== strict.length) return undefined;
+  const start = (page - 1) * limit;
+  if (start > 0 && start >= strict.length) return undefined;
+  return strict.slice(start, start + limit).flatMap((item) => {
+    const id = idOf(collection, item);
+    return id === undefined ? [] : [id];
+  });
+}
+
+/** Why HEAD's answer is not GET's for the same request: its status, or its length. */
+function headDiffers(head: Exchange, get: Exchange): string | undefined {
+  if (head.kind === 'no-response' || get.kind === 'no-response') return undefined;
+  const status = [head.response.status, get.response.status];
+  if (status[0] !== status[1]) {
+    return `HEAD answered ${String(status[0])} where GET answers ${String(status[1])}`;
+  }
+  const lengths = [head.response.headers['content-length'], get.response.headers['content-length']];
+  if (lengths[0] !== undefined && lengths[1] !== undefined && lengths[0] !== lengths[1]) {
+    return `HEAD gives Content-Length ${lengths[0]} where GET sends ${lengths[1]} bytes`;
+  }
+  return undefined;
+}
+
+/**
+ * Requests per `--runs`: this check's are the ones with computed answers, and cost a millisecond
+ * each (two lists, five parameters each, in any order and by either method to cover).
+ */
+const RUNS_PER_RUN = 3;
+
 export function generatedCheck(
   spec: OpenAPIV3_1.Document,
   validator: () => ResponseValidator,
@@ -140,19 +401,26 @@ export function generatedCheck(
   );
   return {
     id: 'generated.list-requests',
-    title: 'Generated list requests: 200 when valid, 4xx when invalid, items match the filters',
+    title:
+      'Generated list requests (each parameter at its edges, then seeded): 200 when valid, 4xx when invalid, the exact page where every reading agrees, HEAD as GET',
     level: 'interface',
     source: 'interface: GET /v1/stock and /v1/products parameters; Limits',
     needs: [],
     async run(context) {
       const property = fc.asyncProperty(arbitraryRequest(rules, context), async (generated) => {
-        const path = withQuery(generated.collection.path, generated.values);
-        const exchange = await context.client.request({ path, as: context.primary });
+        const path = pathOf(generated);
+        const { method } = generated;
+        const exchange = await context.client.request({ method, path, as: context.primary });
         if (exchange.kind === 'no-response') throw new Error(describeResponse(exchange));
         const got = `got ${describeResponse(exchange)}`;
         const { status, body } = exchange.response;
+        if (method === 'HEAD') {
+          const asGet = await context.client.request({ path, as: context.primary });
+          const differs = headDiffers(exchange, asGet);
+          if (differs !== undefined) throw new Error(differs);
+        }
         const broken = answerRuleFindings(exchange);
-        if (status >= 200 && status < 300) {
+        if (status >= 200 && status < 300 && method === 'GET') {
           broken.push(
             ...validator()
               .validate('GET', generated.collection.path, exchange.response)
@@ -160,36 +428,42 @@ export function generatedCheck(
           );
         }
         if (broken.length > 0) throw new Error(`${broken.join('; ')}; ${got}`);
-        const validity = judgeQuery(
-          interfaceRules.get(generated.collection) ?? [],
-          generated.values,
-        );
+        const values = valuesOf(generated);
+        const validity = judgeQuery(interfaceRules.get(generated.collection) ?? [], values);
         // A page past the end may be a 404 (an open point); no page past 1 is known to exist.
-        const pastTheEnd = Number(generated.values['page'] ?? 1) > 1 && status === 404;
+        const pastTheEnd = Number(values['page'] ?? 1) > 1 && status === 404;
         if (validity === 'valid' && status !== 200 && !pastTheEnd) {
           throw new Error(`expected 200 for a valid request, ${got}`);
         }
         if (validity === 'invalid' && !(status >= 400 && status < 500))
           throw new Error(`expected a 4xx for an invalid value, ${got}`);
-        if (status === 200) {
-          const problem = violation(
-            context,
-            generated,
-            (body as { data?: Item[] } | undefined)?.data ?? [],
-          );
+        if (status === 200 && method === 'GET') {
+          const items = (body as { data?: Item[] } | undefined)?.data ?? [];
+          const problem = violation(context, generated, items);
           if (problem !== undefined) throw new Error(`${problem}; ${got}`);
+          const expected = validity === 'valid' ? expectedIds(context, generated) : undefined;
+          const ids = items.map((item) => idOf(generated.collection, item));
+          if (expected !== undefined && JSON.stringify(ids) !== JSON.stringify(expected)) {
+            throw new Error(
+              `expected the items ${someIds(expected, 8)} (${String(expected.length)}), got ${someIds(ids, 8)} (${String(ids.length)}); ${got}`,
+            );
+          }
         }
       });
-      const details = await fc.check(property, { seed: context.seed, numRuns: context.runs });
+      const details = await fc.check(property, {
+        seed: context.seed,
+        numRuns: context.runs * RUNS_PER_RUN,
+        examples: boundaryRequests(rules, context).map((request) => [request]),
+      });
       const counterexample = details.counterexample?.[0];
       if (!details.failed || counterexample === undefined) return found([]);
-      const path = withQuery(counterexample.collection.path, counterexample.values);
+      const path = pathOf(counterexample);
       const failure: Failure = {
         message:
           `A generated request failed (seed ${String(details.seed)}, shrunk ${String(details.numShrinks)} times; ` +
           `replay with --seed ${String(details.seed)})`,
         request: describeRequest({
-          method: 'GET',
+          method: counterexample.method,
           url: context.client.prepare({ path, as: context.primary }).url,
           as: context.primary,
         }),

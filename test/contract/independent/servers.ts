@@ -7,6 +7,7 @@ import { BROKEN_EDGES } from './broken-edges.ts';
 import { DIFFERENT_MORE } from './different-more.ts';
 import { BROKEN_HTTP } from './broken-http.ts';
 import { ROUND5_STOCK } from './broken-round5.ts';
+import { ROUND6_STOCK } from './broken-round6.ts';
 import { DIFFERENT } from './different.ts';
 import { startReferenceServer, type ReferenceOptions } from './reference-server.ts';
 
@@ -65,6 +66,7 @@ export const INDEPENDENT_SERVERS: readonly IndependentServer[] = [
   ...DIFFERENT,
   ...DIFFERENT_MORE,
   ...ROUND5_STOCK,
+  ...ROUND6_STOCK,
 ].map(toServer);
 
 /** The correct reference, deciding everything as PRODUCT.md does. */
