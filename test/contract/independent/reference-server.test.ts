@@ -6,6 +6,7 @@ import { get, request as httpRequest, type IncomingHttpHeaders } from 'node:http
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROKEN_EDGES } from './broken-edges.ts';
+import { ROUND6_STOCK } from './broken-round6.ts';
 import { DIFFERENT_MORE } from './different-more.ts';
 import { startReferenceServer } from './reference-server.ts';
 import { INDEPENDENT_SERVERS, REFERENCE, type RunningServer, type VariantSpec } from './servers.ts';
@@ -370,7 +371,7 @@ describe('the new variants, as data', () => {
     expect(others.filter((name) => added.includes(name))).toEqual([]);
     expect(BROKEN_EDGES).toHaveLength(13);
     expect(BROKEN_EDGES.every((s) => s.kind === 'broken' && s.level === 'interface')).toBe(true);
-    expect(DIFFERENT_MORE).toHaveLength(8);
+    expect(DIFFERENT_MORE).toHaveLength(9);
     expect(DIFFERENT_MORE.every((s) => s.kind === 'different' && s.level === 'stand-in')).toBe(
       true,
     );
@@ -721,6 +722,61 @@ describe('the different-more variants (correct)', () => {
       expect(missing.status).toBe(401);
       expect(missing.headers.get('x-request-id')).toMatch(/\S/);
       expect(missing.text).toContain('\n  "status": 401');
+    });
+  });
+});
+
+describe('the round 6 variants (broken), against the reference', () => {
+  let reference: RunningServer;
+  beforeAll(async () => {
+    reference = await REFERENCE.start();
+  });
+  afterAll(async () => {
+    await reference.close();
+  });
+  const ids = (answer: Answer) =>
+    (answer.json as ListBody<StockItem>).data.map((item) => item.product_id);
+
+  it('non-BMP needle crashes with 500', async () => {
+    expect((await call(reference, '/v1/stock?name=%F0%9F%9A%80')).status).toBe(200);
+    await withVariant(ROUND6_STOCK, 'non-BMP needle crashes with 500', async (server) => {
+      expect((await call(server, '/v1/stock?name=%F0%9F%9A%80')).status).toBe(500);
+      expect((await call(server, '/v1/stock?name=Rattan')).status).toBe(200);
+    });
+  });
+
+  it('filtered HEAD reports the unfiltered length', async () => {
+    const asked = '/v1/stock?status=incoming&limit=3';
+    const length = async (server: RunningServer, method: string, path: string) =>
+      (await call(server, path, { method })).headers.get('content-length');
+    expect(await length(reference, 'HEAD', asked)).toBe(await length(reference, 'GET', asked));
+    await withVariant(
+      ROUND6_STOCK,
+      'filtered HEAD reports the unfiltered length',
+      async (server) => {
+        expect(await length(server, 'HEAD', asked)).toBe(await length(server, 'GET', '/v1/stock'));
+        expect(await length(server, 'HEAD', asked)).not.toBe(await length(server, 'GET', asked));
+      },
+    );
+  });
+
+  it('name needle cut to 16 characters', async () => {
+    const needle = `/v1/stock?name=${encodeURIComponent('Oak dining tables')}`;
+    expect(ids(await call(reference, needle))).toEqual([]);
+    await withVariant(ROUND6_STOCK, 'name needle cut to 16 characters', async (server) => {
+      expect(ids(await call(server, needle))).not.toEqual([]);
+      expect(ids(await call(server, '/v1/stock?name=Oak%20dining%20table'))).toEqual(
+        ids(await call(reference, '/v1/stock?name=Oak%20dining%20table')),
+      );
+    });
+  });
+
+  it('page read before limit', async () => {
+    const right = ids(await call(reference, '/v1/stock?limit=5&page=2'));
+    expect(ids(await call(reference, '/v1/stock?page=2&limit=5'))).toEqual(right);
+    await withVariant(ROUND6_STOCK, 'page read before limit', async (server) => {
+      expect(ids(await call(server, '/v1/stock?limit=5&page=2'))).toEqual(right);
+      expect(ids(await call(server, '/v1/stock?page=2&limit=5'))).not.toEqual(right);
     });
   });
 });
