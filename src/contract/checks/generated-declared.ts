@@ -14,6 +14,7 @@ import { idsOf, isFailure, readPage, someIds, type Item } from '../walk.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
 import { keeps, mayKeep } from './filter-oracle.ts';
 import { learnedItems, readerOf } from './pagination.ts';
+import { pickFrom, textEdges, textMaterial, textValue } from './text-values.ts';
 
 /** One generated request: its query pairs in the order sent, and its method. */
 interface Generated {
@@ -22,15 +23,15 @@ interface Generated {
 }
 
 /**
- * One of `values`, by its index: a list of a million served values spread as arguments
- * (`fc.constantFrom(...values)`) would overflow the stack.
+ * Values a filter is asked with: for a `contains` filter, pieces of the served texts of any
+ * length from any code point, the longest past their end, each rarer character alone
+ * (text-values.ts); for the others, served ones, pieces of them, an empty one, noise.
  */
-function pickFrom(values: readonly string[]): fc.Arbitrary<string> {
-  return fc.integer({ min: 0, max: values.length - 1 }).map((index) => values[index] ?? '');
-}
-
-/** Values a filter is asked with: served ones, pieces of them, an empty one, noise. */
-function arbitraryFilterValue(filter: DeclaredFilter, served: readonly string[]) {
+function arbitraryFilterValue(
+  filter: DeclaredFilter,
+  served: readonly string[],
+): fc.Arbitrary<string> {
+  if (filter.match === 'contains') return textValue(textMaterial(served));
   const noise = fc.string({ maxLength: 4 });
   const pieces = served.filter((text) => text.length > 2).map((text) => text.slice(1, -1));
   return fc.oneof(
@@ -99,17 +100,52 @@ function generatedCheck(list: DeclaredList): Check {
             : paging.kind === 'offset'
               ? { name: paging.offset, from: 0 }
               : undefined;
+      const servedOf = (filter: DeclaredFilter): string[] => [
+        ...new Set(
+          whole.flatMap((item) => {
+            const value = valueOf(item, filter.field);
+            return typeof value === 'string' || typeof value === 'number' ? [String(value)] : [];
+          }),
+        ),
+      ];
       const parts: [string, fc.Arbitrary<string>][] = filters.map((filter) => [
         filter.parameter,
-        arbitraryFilterValue(filter, [
-          ...new Set(
-            whole.flatMap((item) => {
-              const value = valueOf(item, filter.field);
-              return typeof value === 'string' || typeof value === 'number' ? [String(value)] : [];
-            }),
-          ),
-        ]),
+        arbitraryFilterValue(filter, servedOf(filter)),
       ]);
+      // Asked on purpose before the seeded ones: each filter alone at its edges, a position with
+      // a size in either order, and a filtered HEAD.
+      const edges: Generated[] = filters.flatMap((filter) => {
+        const served = servedOf(filter);
+        const values =
+          filter.match === 'contains'
+            ? textEdges(textMaterial(served))
+            : ['', ...[...served].sort().slice(0, 1), ...[...served].sort().slice(-1)];
+        return values.map((value) => ({ pairs: [[filter.parameter, value]], method: 'GET' }));
+      });
+      if (sizeName !== undefined && position !== undefined) {
+        const later = String(position.from + 1);
+        edges.push(
+          {
+            pairs: [
+              [position.name, later],
+              [sizeName, '2'],
+            ],
+            method: 'GET',
+          },
+          {
+            pairs: [
+              [sizeName, '2'],
+              [position.name, later],
+            ],
+            method: 'GET',
+          },
+        );
+      }
+      const [first] = filters;
+      const firstServed = first === undefined ? undefined : servedOf(first)[0];
+      if (first !== undefined && firstServed !== undefined) {
+        edges.push({ pairs: [[first.parameter, firstServed]], method: 'HEAD' });
+      }
       if (sizeName !== undefined) {
         parts.push([sizeName, fc.integer({ min: 1, max: maxSize }).map(String)]);
       }
@@ -203,7 +239,11 @@ function generatedCheck(list: DeclaredList): Check {
           );
         }
       });
-      const details = await fc.check(property, { seed: context.seed, numRuns: context.runs });
+      const details = await fc.check(property, {
+        seed: context.seed,
+        numRuns: context.runs,
+        examples: edges.map((request) => [request]),
+      });
       const counterexample = details.counterexample?.[0];
       if (!details.failed || counterexample === undefined) {
         return found([], `${String(context.runs)} requests`);

@@ -16,6 +16,13 @@ import { judgeQuery, queryRules, type ParameterRule } from '../oracle/parameter-
 import { COLLECTIONS, idOf, someIds, STOCK, type Collection, type Id, type Item } from '../walk.ts';
 import { answerRuleFindings } from './http-rules.ts';
 import { DEFAULT_LIMIT, learnedItems, MAX_LIMIT } from './pagination.ts';
+import {
+  shortPiece,
+  textEdges,
+  textMaterial,
+  textValue,
+  type TextMaterial,
+} from './text-values.ts';
 
 type Values = Readonly<Record<string, string>>;
 
@@ -45,55 +52,14 @@ function pathOf(generated: Generated): string {
   return query === '' ? generated.collection.path : `${generated.collection.path}?${query}`;
 }
 
-/**
- * A piece of a served name: from any code point, of any length up to the rest of the name, as
- * written or in another case. By index: a million names as arguments would overflow the stack.
- */
-function namePiece(names: readonly string[]): fc.Arbitrary<string> {
-  return fc
-    .tuple(
-      fc.integer({ min: 0, max: names.length - 1 }),
-      fc.nat(),
-      fc.nat(),
-      fc.constantFrom('as written', 'as written', 'upper', 'lower'),
-    )
-    .map(([index, from, length, casing]) => {
-      const points = Array.from(names[index] ?? '');
-      const start = from % Math.max(1, points.length);
-      const piece = points.slice(start, start + 1 + (length % (points.length - start))).join('');
-      return casing === 'upper'
-        ? piece.toUpperCase()
-        : casing === 'lower'
-          ? piece.toLowerCase()
-          : piece;
-    });
-}
-
 /** A number one step past a bound, exact past 2^53 where the bound is an integer. */
 function beyond(bound: number, step: 1 | -1): string {
   return Number.isInteger(bound) ? String(BigInt(bound) + BigInt(step)) : String(bound + step);
 }
 
-/** At most this many of the names' rarer characters are asked alone. */
-const RARE_CHARACTERS = 32;
-
-/**
- * What name needles are made of: the served names; their rarer characters, each of which is
- * asked alone (beyond the BMP first: two UTF-16 units, four UTF-8 bytes; then the ASCII
- * characters that are not letters, digits or spaces, `&`, `%`, `+` and `=` among them, where a
- * query is split and decoded; then the rest of every script the names hold); and the names by
- * length, longest first.
- */
-function nameMaterial(context: CheckContext) {
-  const names = [...context.learned.names.values()];
-  const rank = (character: string) =>
-    (character.codePointAt(0) ?? 0) > 0xffff ? 0 : /^[^\w\s]$/.test(character) ? 1 : 2;
-  const rare = [...new Set(names.flatMap((text) => Array.from(text)))]
-    .filter((character) => (character.codePointAt(0) ?? 0) > 0x7f || rank(character) === 1)
-    .sort((a, b) => rank(a) - rank(b))
-    .slice(0, RARE_CHARACTERS);
-  const longest = [...names].sort((a, b) => Array.from(b).length - Array.from(a).length);
-  return { names, rare, longest };
+/** What name needles are made of: the names the product list shows. */
+function nameMaterial(context: CheckContext): TextMaterial {
+  return textMaterial([...context.learned.names.values()]);
 }
 
 /**
@@ -107,9 +73,8 @@ function boundaryRequests(
   rules: ReadonlyMap<Collection, readonly ParameterRule[]>,
   context: CheckContext,
 ): Generated[] {
-  const { rare, longest } = nameMaterial(context);
-  const [long = ''] = longest;
-  const piece = Array.from(long).slice(1, 4).join('');
+  const names = nameMaterial(context);
+  const piece = shortPiece(names.longest[0] ?? '');
   const ids = context.learned.ids.filter((id): id is number => typeof id === 'number');
   const highest = ids.reduce((most, id) => Math.max(most, id), 0);
   const requests: Generated[] = [];
@@ -138,7 +103,7 @@ function boundaryRequests(
     const edgesOf = (name: string, schema: ParameterRule['schema']): string[] => {
       switch (name) {
         case 'name':
-          return ['', ...rare, long, `${long}s`, long.toUpperCase(), piece];
+          return textEdges(names);
         case 'id':
           return ['', '0', String(ids[0] ?? 1), String(highest), String(highest + 1)];
         case 'limit':
@@ -223,40 +188,7 @@ function arbitraryValue(rule: ParameterRule, context: CheckContext): fc.Arbitrar
       { weight: 1, arbitrary: noise },
     );
   }
-  const { names, rare, longest } = nameMaterial(context);
-  return names.length > 0
-    ? fc.oneof(
-        { weight: 3, arbitrary: namePiece(names) },
-        {
-          weight: 2,
-          arbitrary: fc.integer({ min: 0, max: names.length - 1 }).map((i) => names[i] ?? ''),
-        },
-        // A whole name, and one character past it (the longest names as often as all others):
-        // a needle cut short finds the name then.
-        {
-          weight: 3,
-          arbitrary: fc
-            .tuple(
-              fc.oneof(
-                fc.integer({ min: 0, max: Math.ceil(longest.length / 4) - 1 }),
-                fc.integer({ min: 0, max: longest.length - 1 }),
-              ),
-              fc.constantFrom('s', ' X', '0'),
-            )
-            .map(([i, more]) => `${longest[i] ?? ''}${more}`),
-        },
-        ...(rare.length > 0
-          ? [
-              {
-                weight: 1,
-                arbitrary: fc.integer({ min: 0, max: rare.length - 1 }).map((i) => rare[i] ?? ''),
-              },
-            ]
-          : []),
-        { weight: 1, arbitrary: fc.constant('') },
-        { weight: 1, arbitrary: noise },
-      )
-    : noise;
+  return textValue(nameMaterial(context));
 }
 
 function arbitraryRequest(
