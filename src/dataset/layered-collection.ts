@@ -14,7 +14,7 @@ import {
 } from '../query/cross-order.ts';
 import type { Key } from '../query/keys.ts';
 import { applyListRules } from '../query/list-rules.ts';
-import { mergedSelection, type ListLayer } from '../query/merged-selection.ts';
+import { countBelow, mergedSelection, type ListLayer } from '../query/merged-selection.ts';
 import type { Condition } from '../query/query.ts';
 import { slicesOf, type Selection } from '../query/selection.ts';
 import type { SortKey } from '../query/sort.ts';
@@ -186,7 +186,8 @@ function placesOfHidden(
   if (reader.total <= SCAN_PER_HIDDEN * hidden.length) {
     const places: number[] = [];
     for (let place = 0; place < reader.total; place++) {
-      if (isAmong(hidden, reader.at(place))) places.push(place);
+      const position = reader.at(place);
+      if (hidden[countBelow(hidden, position)] === position) places.push(place);
     }
     return Int32Array.from(places);
   }
@@ -208,15 +209,3 @@ function placesOfHidden(
 
 /** A loaded list this many times as long as the touched records is searched, not read whole. */
 const SCAN_PER_HIDDEN = 4;
-
-/** Whether the ascending values hold this one. */
-function isAmong(values: Int32Array, value: number): boolean {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((values[middle] as number) < value) low = middle + 1;
-    else high = middle;
-  }
-  return values[low] === value;
-}

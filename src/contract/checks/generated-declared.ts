@@ -116,10 +116,11 @@ function generatedCheck(list: DeclaredList): Check {
       // a size in either order, and a filtered HEAD.
       const edges: Generated[] = filters.flatMap((filter) => {
         const served = servedOf(filter);
+        const sorted = [...served].sort();
         const values =
           filter.match === 'contains'
             ? textEdges(textMaterial(served))
-            : ['', ...[...served].sort().slice(0, 1), ...[...served].sort().slice(-1)];
+            : ['', ...sorted.slice(0, 1), ...sorted.slice(-1)];
         return values.map((value) => ({ pairs: [[filter.parameter, value]], method: 'GET' }));
       });
       if (sizeName !== undefined && position !== undefined) {
