@@ -58,8 +58,11 @@ export const CompatibilitySchema = Type.Object(
     ]),
     /** A query parameter that no operation declares: a 400 naming it, or ignored. */
     unknownQueryParameters: oneOf(['reject', 'ignore'] as const),
-    /** A page past the last: 200 with empty `data`, or a 404 problem. */
-    pastTheEnd: oneOf(['empty', 'not-found'] as const),
+    /**
+     * A page past the last: 200 with empty `data`, a 404 problem, or a 400 problem naming the
+     * page parameter (for a spec whose lists declare a 400 and no 404).
+     */
+    pastTheEnd: oneOf(['empty', 'not-found', 'bad-request'] as const),
     /**
      * The order of list items: by product id; by name (code units; ties by id); by the name
      * lower-cased (JavaScript's toLowerCase, then code units; ties by id), as a database that

@@ -158,14 +158,21 @@ function listHandler(
     if (
       start > 0 &&
       start >= total &&
-      operation.pastTheEnd === 'not-found' &&
+      operation.pastTheEnd !== 'empty' &&
       position?.kind !== 'cursor'
     ) {
+      const why =
+        position?.kind === 'offset'
+          ? `is past the last item, ${String(total)}`
+          : `is past the last page, ${String(page.lastPage - 1 + (position?.kind === 'page' ? position.first : 1))}`;
+      if (operation.pastTheEnd === 'bad-request' && position !== undefined) {
+        throw invalidParameter(position.parameter, why);
+      }
       throw ProblemError.from(
         PROBLEMS.NOT_FOUND,
         position?.kind === 'offset'
-          ? `Offset ${String(start)} is past the last item, ${String(total)}.`
-          : `Page ${String(pageNumber)} is past the last page, ${String(page.lastPage - 1 + (position?.kind === 'page' ? position.first : 1))}.`,
+          ? `Offset ${String(start)} ${why}.`
+          : `Page ${String(pageNumber)} ${why}.`,
       );
     }
     if (page.items.length > MAX_ANSWER_ITEMS) {

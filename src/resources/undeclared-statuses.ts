@@ -44,8 +44,9 @@ export function undeclaredStatusWarnings(
     }
     if (declaration.kind === 'item') {
       possible.push({ status: 404, when: 'a key no record has' });
-    } else if (compatibility.pastTheEnd === 'not-found') {
-      possible.push({ status: 404, when: 'a page past the end (compatibility.pastTheEnd)' });
+    } else if (compatibility.pastTheEnd !== 'empty') {
+      const status = compatibility.pastTheEnd === 'not-found' ? 404 : 400;
+      possible.push({ status, when: 'a page past the end (compatibility.pastTheEnd)' });
     }
     const declared = Object.keys(operation.responses ?? {});
     const covers = (status: number) =>

@@ -130,6 +130,9 @@ function rewriteOpenPoints(document: OpenAPIV3_1.Document, settings: Compatibili
       }
     }
   }
+  if (settings.pastTheEnd === 'bad-request') {
+    restate(parameters['Page'], 'A page past the end is empty.', 'A page past the end is a 400.');
+  }
   if (settings.unknownQueryParameters === 'ignore') {
     restate(responses['BadRequest'], 'are invalid', 'are invalid (unknown ones are ignored)');
   }

@@ -41,4 +41,24 @@ describe('settings on a spec of its own', () => {
       await mock.close();
     }
   });
+
+  it('pastTheEnd: bad-request answers a 400 naming the page, which the lists declare', async () => {
+    const mock = await startStockmock({
+      config: join(BILLING, 'stockmock.config.yaml'),
+      compatibility: { pastTheEnd: 'bad-request' },
+    });
+    try {
+      const past = await fetch(`${mock.url}/v1/invoices?limit=20&page=4`, { headers: SUPPORT });
+      expect(past.status).toBe(400);
+      const body = (await past.json()) as { errors?: unknown };
+      // 57 invoices (examples/billing/billing.yaml) make three pages of 20.
+      expect(body.errors).toEqual([
+        { parameter: 'page', in: 'query', message: 'is past the last page, 3' },
+      ]);
+      const inside = await fetch(`${mock.url}/v1/invoices?limit=20&page=3`, { headers: SUPPORT });
+      expect(inside.status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
 });

@@ -78,6 +78,17 @@ describe('compatibility settings', () => {
     expect((await get('/v1/products?page=2')).status).toBe(404);
   });
 
+  it('pastTheEnd: bad-request answers a 400 problem naming the page past the last page', async () => {
+    const { get } = await served({ pastTheEnd: 'bad-request' });
+    expect((await get('/v1/stock?limit=2&page=3')).status).toBe(200);
+    const past = await get('/v1/stock?limit=2&page=4');
+    expect(past.status).toBe(400);
+    expect(past.body['errors']).toEqual([
+      { parameter: 'page', in: 'query', message: 'is past the last page, 3' },
+    ]);
+    expect((await get('/v1/products?page=2')).status).toBe(400);
+  });
+
   it('order: name lists by name in code units, ties by id, across pages and filters', async () => {
     const { get } = await served({ order: 'name' });
     const first = await get('/v1/stock?limit=3');
