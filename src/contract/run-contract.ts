@@ -3,10 +3,14 @@ import { HTTP_METHODS } from '../spec/operation-rules.ts';
 import { exampleOperationsOf, writeOperationsOf } from './operations.ts';
 import { operationChecks, writeChecks } from './checks/operations.ts';
 import { writeEffectsChecks } from './checks/write-effects.ts';
-import { declaredMethods } from './spec-methods.ts';
+import { declaredMethods, declaredResponseCodes } from './spec-methods.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { createResponseValidator, type ResponseValidator } from '../spec/response-validator.ts';
+import {
+  createResponseValidator,
+  type Finding,
+  type ResponseValidator,
+} from '../spec/response-validator.ts';
 import type { Check, CheckContext, CheckResult, Failure, Level } from './check.ts';
 import { accessLevelChecks, crossLevelCheck } from './checks/access-levels.ts';
 import { filterChecks } from './checks/filters.ts';
@@ -119,6 +123,32 @@ function createConformance(spec: LoadedSpec, basePath: string) {
   let interfaceValidator: ResponseValidator | undefined;
   let standInValidator: ResponseValidator | undefined;
 
+  const errorCodes = declaredResponseCodes(spec);
+  // The interface document shows no errors; a team's spec is its own interface, and an
+  // operation that declares its errors is held to them.
+  const holdsErrors = !servesInterface(spec);
+  const errorAnswerFindings = (
+    exchange: Extract<Exchange, { kind: 'response' }>,
+    path: string,
+    validator: ResponseValidator,
+  ): string[] => {
+    const codes = errorCodes(exchange.method, path);
+    if (!holdsErrors || codes === undefined || !codes.some(isErrorCode)) return [];
+    const undeclaredByRule =
+      HTTP_RULE_STATUSES.has(exchange.response.status) &&
+      !codes.some((code) => code === String(exchange.response.status));
+    if (undeclaredByRule) return [];
+    // The status, its media type and its body: the headers of an error are HTTP's to rule on
+    // (a 401 for an API key has no standard challenge, whatever the spec lists).
+    return messages(
+      validator,
+      exchange,
+      path,
+      (finding) =>
+        finding.path === 'header.content-type' ||
+        !(finding.path === 'header' || finding.path.startsWith('header.')),
+    );
+  };
   const judge = (exchange: Exchange) => {
     if (exchange.kind === 'no-response') {
       unanswered.push(failureOf(exchange, 'No answer'));
@@ -140,6 +170,9 @@ function createConformance(spec: LoadedSpec, basePath: string) {
       !isStandInSurface(spec, path)
     ) {
       findings.push(...messages(interfaceValidator, exchange, path));
+    }
+    if (status >= 400 && status < 500 && interfaceValidator !== undefined) {
+      findings.push(...errorAnswerFindings(exchange, path, interfaceValidator));
     }
     for (const finding of findings) asInterface.push(failureOf(exchange, finding));
     if (standInValidator !== undefined) {
@@ -169,14 +202,19 @@ function createConformance(spec: LoadedSpec, basePath: string) {
           {
             id: 'conformance.interface',
             title:
-              'Every answer keeps the interface: JSON bodies, success bodies as the spec shapes them (in the target reading), RFC 9457 problems, 401 with a Bearer challenge, 405 with Allow, no 5xx',
+              'Every answer keeps the interface: JSON bodies, success bodies as the spec shapes them (in the target reading), error answers as their operation declares them where it does, RFC 9457 problems, 401 with a Bearer challenge, 405 with Allow, no 5xx',
             level: 'interface',
             source: 'interface: Resources and their fields, List envelope; RFC 9110; RFC 9457 §3',
           },
           asInterface,
-          problemTypes.size === 0
-            ? undefined
-            : `problem types ${[...problemTypes.keys()].slice(0, 8).join(', ')}`,
+          [
+            holdsErrors
+              ? 'error answers held to the statuses and bodies each operation declares'
+              : 'error answers held to RFC 9457 only: the interface declares none',
+            ...(problemTypes.size === 0
+              ? []
+              : [`problem types ${[...problemTypes.keys()].slice(0, 8).join(', ')}`]),
+          ].join('; '),
         ),
         gathered(
           {
@@ -202,11 +240,29 @@ function createConformance(spec: LoadedSpec, basePath: string) {
   };
 }
 
-function messages(validator: ResponseValidator, exchange: Exchange, path: string): string[] {
+/**
+ * Statuses HTTP itself gives for a request the checker shapes to provoke them (no token, a
+ * method or an Accept the resource lacks, a request too large): an operation that does not list
+ * them is not taken to forbid them; where it lists one, its body is held to the declaration.
+ */
+const HTTP_RULE_STATUSES: ReadonlySet<number> = new Set([401, 403, 405, 406, 413, 414, 431]);
+
+/** A response code of an error: `4XX`, `400`…`599`, `default`. */
+function isErrorCode(code: string): boolean {
+  return code === 'default' || /^[45]/.test(code);
+}
+
+function messages(
+  validator: ResponseValidator,
+  exchange: Exchange,
+  path: string,
+  judged: (finding: Finding) => boolean = () => true,
+): string[] {
   // The spec describes no OPTIONS: RFC 9110 §9.3.7 and CORS say what it answers, not the spec.
   if (exchange.kind === 'no-response' || exchange.method === 'OPTIONS') return [];
   return validator
     .validate(exchange.method, path, exchange.response)
+    .filter(judged)
     .map((finding) => `${finding.path === '' ? '' : `${finding.path}: `}${finding.message}`);
 }
 

@@ -22,3 +22,31 @@ export function declaredMethods(spec: LoadedSpec): (path: string) => ReadonlySet
       templates.filter(({ pattern }) => pattern.test(path)).flatMap(({ methods }) => methods),
     );
 }
+
+/**
+ * For a method and request path, the response codes its operation declares (`HEAD` reads as
+ * `GET`); undefined where the spec has no such operation.
+ */
+export function declaredResponseCodes(
+  spec: LoadedSpec,
+): (method: string, path: string) => readonly string[] | undefined {
+  const operations = Object.entries(spec.dereferenced.paths ?? {}).flatMap(([template, item]) =>
+    HTTP_METHODS.flatMap((method) => {
+      const operation = item?.[method];
+      return operation === undefined
+        ? []
+        : [
+            {
+              pattern: pathPattern(template),
+              method: method.toUpperCase(),
+              codes: Object.keys(operation.responses),
+            },
+          ];
+    }),
+  );
+  return (method, path) => {
+    const verb = method === 'HEAD' ? 'GET' : method;
+    return operations.find((operation) => operation.method === verb && operation.pattern.test(path))
+      ?.codes;
+  };
+}

@@ -21,7 +21,7 @@ export interface StandInSettings {
   /** One type for every member that shows a product's id, or one per member. */
   readonly productIdType: IdType | IdTypeMap;
   readonly unknownQueryParameters: 'reject' | 'ignore';
-  readonly pastTheEnd: 'empty' | 'not-found';
+  readonly pastTheEnd: 'empty' | 'not-found' | 'bad-request';
   readonly order: 'id' | 'name' | 'name-lowercase' | 'name-locale';
   readonly nameMatch: 'case-insensitive' | 'case-sensitive';
   readonly accept: 'negotiate' | 'ignore';
@@ -56,7 +56,7 @@ const CHOICES: { readonly [K in keyof StandInSettings]?: readonly string[] } = {
   stockField: ['quantity', 'stock'],
   productIdType: ['integer', 'string'],
   unknownQueryParameters: ['reject', 'ignore'],
-  pastTheEnd: ['empty', 'not-found'],
+  pastTheEnd: ['empty', 'not-found', 'bad-request'],
   order: ['id', 'name', 'name-lowercase', 'name-locale'],
   nameMatch: ['case-insensitive', 'case-sensitive'],
   accept: ['negotiate', 'ignore'],

@@ -83,9 +83,26 @@ export async function createResponseValidator(spec: LoadedSpec): Promise<Respons
   };
 }
 
+/**
+ * The response an operation declares for a status: its own code, else its range (`4XX`), else
+ * `default` (OpenAPI 3.1 §4.8.16), as Prism's validator picks it.
+ */
+function declaredResponse(
+  operation: Operation,
+  status: number,
+): Operation['responses'][number] | undefined {
+  const code = String(status);
+  const range = `${code[0] ?? ''}XX`;
+  return (
+    operation.responses.find((declared) => declared.code === code) ??
+    operation.responses.find((declared) => declared.code.toUpperCase() === range) ??
+    operation.responses.find((declared) => declared.code === 'default')
+  );
+}
+
 function judge(operation: Operation, response: RecordedResponse): Finding[] {
   const findings: Finding[] = [];
-  if (!operation.responses.some((declared) => declared.code === String(response.status))) {
+  if (declaredResponse(operation, response.status) === undefined) {
     const declared = operation.responses.map((r) => r.code).join(', ') || 'none';
     findings.push({
       code: 'status',
@@ -153,9 +170,9 @@ function isDecimalMultiple(
  * declared range (`application/*`, `*\/*`).
  */
 function mediaTypeFinding(operation: Operation, response: RecordedResponse): Finding | undefined {
-  const declared = operation.responses
-    .find((candidate) => candidate.code === String(response.status))
-    ?.contents?.map((content) => content.mediaType.toLowerCase());
+  const declared = declaredResponse(operation, response.status)?.contents?.map((content) =>
+    content.mediaType.toLowerCase(),
+  );
   if (declared === undefined || declared.length === 0 || response.body === undefined) {
     return undefined;
   }

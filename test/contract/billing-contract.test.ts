@@ -10,11 +10,8 @@ import { startStockmock } from '../../src/api/start-stockmock.ts';
 import type { Report } from '../../src/contract/run-contract.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
 import { checkAtStandIn, failedAt } from '../helpers/stand-in-check.ts';
-import {
-  BILLING_REFERENCE,
-  BILLING_VARIANTS,
-  type BillingServer,
-} from './billing/billing-servers.ts';
+import { BILLING_REFERENCE, type BillingServer } from './billing/billing-servers.ts';
+import { BILLING_VARIANTS } from './billing/billing-variants.ts';
 
 const example = fileURLToPath(new URL('../../examples/billing/', import.meta.url));
 let spec: LoadedSpec;

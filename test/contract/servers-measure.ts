@@ -8,7 +8,8 @@
 import { resolve } from 'node:path';
 import { judgeAt, runContract } from '../../src/contract/run-contract.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
-import { BILLING_REFERENCE, BILLING_VARIANTS } from './billing/billing-servers.ts';
+import { BILLING_REFERENCE } from './billing/billing-servers.ts';
+import { BILLING_VARIANTS } from './billing/billing-variants.ts';
 import { ORDERS_REFERENCE, ORDERS_VARIANTS } from './orders/orders-servers.ts';
 
 const EXAMPLES = {

@@ -472,8 +472,16 @@ export async function startVenuesServer(
     }
     const matching = venues.filter((venue) => city === undefined || venue.city === city);
     const pages = Math.max(1, Math.ceil(matching.length / limit));
+    // A page past the end is a 400 here: the lists declare 400 and no 404, so a 404 would be an
+    // answer the spec does not declare.
     if (alt && page > pages) {
-      problem(request, response, 404, 'Not Found', `Page ${page} is past the last page, ${pages}.`);
+      problem(
+        request,
+        response,
+        400,
+        'Bad Request',
+        `Page ${page} is past the last page, ${pages}.`,
+      );
       return;
     }
     const link = (n: number): string => listLink(prefix, city, limit, limitText !== null, n);

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { startStockmock } from '../../src/api/start-stockmock.ts';
 import { runMain } from '../../src/cli/main.ts';
 import { memoryIo } from '../helpers/memory-io.ts';
-import { BILLING_REFERENCE, BILLING_VARIANTS } from '../contract/billing/billing-servers.ts';
+import { BILLING_REFERENCE } from '../contract/billing/billing-servers.ts';
+import { BILLING_VARIANTS } from '../contract/billing/billing-variants.ts';
 import { INDEPENDENT_SERVERS, REFERENCE } from '../contract/independent/servers.ts';
 import {
   WAREHOUSE_REFERENCE,

@@ -111,3 +111,28 @@ describe('a status the operation does not declare', () => {
     expect(finding?.message).toBe('Status 405 is not declared for GET /thing (declared: none)');
   });
 });
+
+/**
+ * OpenAPI 3.1 §4.8.16: a response code may be a range (`4XX`) or `default`. A 422 answered where
+ * the operation declares only those was "not declared" before.
+ */
+describe('responses declared by range and by default', () => {
+  const problem = { 'content-type': 'application/problem+json' };
+  const judged = async (path: string, status: number, body: unknown) =>
+    (await createResponseValidator(await loadSpec(specFile('error-ranges.yaml')))).validate(
+      'GET',
+      path,
+      { status, headers: problem, body },
+    );
+
+  it.each([['/ranged'], ['/defaulted']])('%s takes a 422 whose body fits', async (path) => {
+    expect(await judged(path, 422, { title: 'Unprocessable' })).toEqual([]);
+  });
+  it.each([['/ranged'], ['/defaulted']])('%s holds that 422 to its schema', async (path) => {
+    expect(await judged(path, 422, { detail: 'no title' })).not.toEqual([]);
+  });
+  it('a status neither listed nor in a listed range is not declared', async () => {
+    expect((await judged('/ranged', 500, {})).map((finding) => finding.code)).toEqual(['status']);
+    expect((await judged('/exact', 422, {})).map((finding) => finding.code)).toEqual(['status']);
+  });
+});

@@ -23,8 +23,9 @@ import {
   listOfItem,
 } from '../declared.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
+import { everyOctet } from './text-values.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
-import { keeps, mayKeep } from './filter-oracle.ts';
+import { keeps, mayKeep } from '../oracle/filters.ts';
 import { readerName, readersOf } from '../learn.ts';
 import { foldCase } from '../oracle/fold-case.ts';
 import { instantsOf } from '../oracle/instants.ts';
@@ -681,6 +682,7 @@ function singleCheck(item: DeclaredItem, list: DeclaredList): Check {
           }
         }
         failures.push(...(await otherCaseFailures(context, item, keys, as)));
+        failures.push(...(await encodedKeyFailures(context, item, keys, as)));
         return found(failures.slice(0, 10));
       },
     },
@@ -715,6 +717,44 @@ async function otherCaseFailures(
       exchange,
       'A listed key in another case is answered: keys are matched as written',
       refused ? "a 4xx (the key parameter's schema refuses it)" : '404',
+    ),
+  ];
+}
+
+/**
+ * Rule (RFC 3986 §2.1, §6.2.2.2): a key written with its octets percent-encoded names the same
+ * item: `inv%5Fxm2eo9` is `inv_xm2eo9`. Breaks it: a key matched before it is decoded.
+ */
+async function encodedKeyFailures(
+  context: CheckContext,
+  item: DeclaredItem,
+  keys: readonly Id[],
+  as: Credentials,
+): Promise<Failure[]> {
+  const [key] = keys;
+  if (key === undefined) return [];
+  const text = String(key);
+  const spelled = /[^A-Za-z0-9]/.test(text)
+    ? text.replace(/[^A-Za-z0-9]/gu, everyOctet)
+    : `${everyOctet(text.slice(0, 1))}${text.slice(1)}`;
+  const plain = await context.client.request({ path: itemPath(item, key), as });
+  const encoded = await context.client.request({
+    path: item.path.replace(`{${item.parameter}}`, spelled),
+    as,
+  });
+  if (plain.kind === 'no-response' || plain.response.status !== 200) return [];
+  if (
+    encoded.kind === 'response' &&
+    encoded.response.status === 200 &&
+    isDeepStrictEqual(encoded.response.body, plain.response.body)
+  ) {
+    return [];
+  }
+  return [
+    failureOf(
+      encoded,
+      'A key with its octets percent-encoded does not name the same item (RFC 3986 §6.2.2.2)',
+      `200, as for ${itemPath(item, key)}`,
     ),
   ];
 }

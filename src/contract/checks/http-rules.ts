@@ -798,3 +798,17 @@ export const httpRuleChecks: readonly Check[] = [
   notAcceptableAsStandIn,
   corsPreflight,
 ];
+
+/** Why HEAD's answer is not GET's for the same request: its status, or its length. */
+export function headDiffers(head: Exchange, get: Exchange): string | undefined {
+  if (head.kind === 'no-response' || get.kind === 'no-response') return undefined;
+  const status = [head.response.status, get.response.status];
+  if (status[0] !== status[1]) {
+    return `HEAD answered ${String(status[0])} where GET answers ${String(status[1])}`;
+  }
+  const lengths = [head.response.headers['content-length'], get.response.headers['content-length']];
+  if (lengths[0] !== undefined && lengths[1] !== undefined && lengths[0] !== lengths[1]) {
+    return `HEAD gives Content-Length ${lengths[0]} where GET sends ${lengths[1]} bytes`;
+  }
+  return undefined;
+}

@@ -27,6 +27,11 @@ const REFUSED_BY_STAND_IN: readonly string[] = [
   'limit=101',
   'page=1051943401723672539',
   'status=available&status=incoming',
+  // An empty value is no integer and no status; services that read it as absent are common.
+  'id=',
+  'limit=',
+  'page=',
+  'status=',
 ];
 
 const UNKNOWN = ['/v1/stock?stauts=available', '/v1/products?status=available'];

@@ -620,6 +620,12 @@ function pastTheEnd(collection: Collection): Check {
   };
 }
 
+const PAST_THE_END_WORDS = {
+  empty: '200 with no items',
+  'not-found': 'a 404 problem',
+  'bad-request': 'a 400 problem',
+} as const;
+
 /**
  * Rule (PRODUCT.md): a page past the end is 200 with no items, next null and prev the last page
  * (or a 404 where the stand-in says so). Breaks it: the last page repeated, prev naming the page
@@ -628,7 +634,7 @@ function pastTheEnd(collection: Collection): Check {
 function pastTheEndAsStandIn(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.past-the-end-empty`,
-    title: `${collection.path}: a page past the end is what the stand-in answers (200 with no items, next null, prev the last page; or a 404 problem)`,
+    title: `${collection.path}: a page past the end is what the stand-in answers (200 with no items, next null, prev the last page; or a 404 or 400 problem)`,
     level: 'stand-in',
     source: 'PRODUCT.md: page past the end',
     needs: [],
@@ -638,9 +644,19 @@ function pastTheEndAsStandIn(collection: Collection): Check {
       const last = Math.max(1, Math.ceil(total / limit));
       // Just past the end, and further: `prev` names the last page, not the one before the
       // page asked for (which, just past the end, is the same).
+      // And a list the interface's `id` filter keeps to one item, past its one page.
+      const [firstId] =
+        collection.origin === 'declared'
+          ? []
+          : idsOf(collection, learnedItems(context, collection));
+      const asked = [
+        { query: { limit, page: last + 1 }, lastPage: last },
+        { query: { limit, page: last + 3 }, lastPage: last },
+        ...(firstId === undefined ? [] : [{ query: { id: firstId, page: 2 }, lastPage: 1 }]),
+      ];
       const probes = await Promise.all(
-        [last + 1, last + 3].map(async (page) => {
-          const path = withQuery(collection.path, { limit, page });
+        asked.map(async ({ query, lastPage }) => {
+          const path = withQuery(collection.path, query);
           const exchange = await context.client.request({
             path,
             as: readerOf(context, collection),
@@ -651,28 +667,34 @@ function pastTheEndAsStandIn(collection: Collection): Check {
           const empty =
             !isFailure(read) &&
             read.data.length === 0 &&
-            (!placesLinks(collection) || (read.links.next === null && prev === last));
-          return { exchange, empty };
+            (!placesLinks(collection) || (read.links.next === null && prev === lastPage));
+          return { exchange, empty, lastPage };
         }),
       );
       const empty = probes.every((probe) => probe.empty);
-      const exchange = (probes.find((probe) => !probe.empty) ?? probes[0])?.exchange;
-      if (exchange === undefined) return found([]);
-      const decided = empty ? 'empty' : statusOf(exchange) === 404 ? 'not-found' : undefined;
+      const shown = probes.find((probe) => !probe.empty) ?? probes[0];
+      if (shown === undefined) return found([]);
+      const { exchange } = shown;
+      const status = statusOf(exchange);
+      const decided = empty
+        ? 'empty'
+        : status === 404
+          ? 'not-found'
+          : status === 400
+            ? 'bad-request'
+            : undefined;
       const seen =
-        decided === 'empty'
-          ? 'a page past the end is 200 with no items'
-          : decided === 'not-found'
-            ? 'a page past the end is a 404'
-            : `a page past the end is neither an empty page nor a 404 (${String(statusOf(exchange))})`;
+        decided === undefined
+          ? `a page past the end is neither an empty page nor a 404 or 400 (${String(status)})`
+          : `a page past the end is ${PAST_THE_END_WORDS[decided]}`;
       const want = context.standIn.settings.pastTheEnd;
       return judgedSetting(context, 'pastTheEnd', decided ?? { uncovered: seen }, seen, () =>
         failureOf(
           exchange,
-          `A page past the end is not what the stand-in answers (${want === 'empty' ? `200, empty data, next null, prev page ${String(last)}` : 'a 404 problem'})`,
+          `A page past the end is not what the stand-in answers (${want === 'empty' ? `200, empty data, next null, prev page ${String(shown.lastPage)}` : PAST_THE_END_WORDS[want]})`,
           want === 'empty'
-            ? `200 {data: [], links: {next: null, prev: …page=${String(last)}}}`
-            : '404 problem',
+            ? `200 {data: [], links: {next: null, prev: …page=${String(shown.lastPage)}}}`
+            : `${want === 'not-found' ? '404' : '400'} problem`,
         ),
       );
     },

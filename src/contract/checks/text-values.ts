@@ -105,3 +105,10 @@ export function textEdges(material: TextMaterial): string[] {
 export function shortPiece(text: string): string {
   return Array.from(text).slice(1, 4).join('');
 }
+
+/** Every UTF-8 octet as `%XX`, unreserved ones too: RFC 3986 §2.1 reads them as the same. */
+export function everyOctet(text: string): string {
+  return [...Buffer.from(text, 'utf8')]
+    .map((octet) => `%${octet.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('');
+}

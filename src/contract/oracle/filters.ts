@@ -3,8 +3,8 @@
  * and by the loosest one (`mayKeep`): where the two agree, the answer is computed exactly.
  */
 import type { DeclaredFilter } from '../declared.ts';
-import { foldLoosely } from '../oracle/fold-case.ts';
-import { instantsOf } from '../oracle/instants.ts';
+import { foldLoosely } from './fold-case.ts';
+import { instantsOf } from './instants.ts';
 
 /** Whether a served value passes a filter written as `text`, by every correct reading. */
 export function keeps(filter: DeclaredFilter, value: unknown, text: string): boolean {

@@ -11,12 +11,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import {
-  BILLING_REFERENCE,
-  BILLING_VARIANTS,
-  type Level,
-  type RunningBillingServer,
-} from './billing-servers.ts';
+import { BILLING_REFERENCE, type Level, type RunningBillingServer } from './billing-servers.ts';
+import { BILLING_VARIANTS } from './billing-variants.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Expectations, read from the example's files
@@ -776,6 +772,63 @@ const PROBES: Readonly<Record<string, Probe>> = {
   },
   'partner refused invoices': async (s) =>
     (await call(s, '/v1/invoices', { auth: 'partner' })).status === 403,
+  // Broken: round 7
+  'meta.total ignores the date filters': async (s) => {
+    const after = '2024-03-20T00:00:00Z';
+    const kept = expectInvoices((i) => instant(i.issued_at) >= instant(after));
+    const answer = await call(s, `/v1/invoices?issued_after=${enc(after)}&limit=50`);
+    return (
+      kept.length < INVOICES.length &&
+      sameIds(itemIds(answer), idsOf(kept)) &&
+      at(answer.body, 'meta', 'total') === INVOICES.length
+    );
+  },
+  'meta.page clamped past the end': async (s) => {
+    // limit 20 (the default): the last page is ceil(57 / 20) = 3; page 4 is past the end.
+    const last = Math.max(1, Math.ceil(INVOICES.length / 20));
+    const answer = await call(s, `/v1/invoices?page=${last + 1}`);
+    return (
+      answer.status === 200 &&
+      itemIds(answer).length === 0 &&
+      at(answer.body, 'meta', 'page') === last
+    );
+  },
+  'percent-encoded string key refused': async (s) => {
+    const id = 'inv_xm2eo9';
+    if (!INVOICES.some((i) => i.id === id)) throw new Error(`billing.yaml: no ${id}`);
+    const plain = await call(s, `/v1/invoices/${id}`);
+    const encoded = await call(s, `/v1/invoices/${id.replace('_', '%5F')}`);
+    return plain.status === 200 && (encoded.status === 400 || encoded.status === 404);
+  },
+  'amount_max read in whole cents downwards': async (s) => {
+    const exact = INVOICES.filter((i) => i.amount === 19.99);
+    if (exact.length === 0) throw new Error('billing.yaml: no invoice of 19.99');
+    const found = itemIds(await call(s, '/v1/invoices?amount_max=19.99&limit=50'));
+    return exact.every((invoice) => !found.includes(invoice.id));
+  },
+  'partner sees email when the list is filtered': async (s) => {
+    const country = CUSTOMERS[0]?.country ?? '';
+    const hasEmail = (answer: Answer) =>
+      list(answer.body).some((customer) => at(customer, 'email') !== undefined);
+    const filtered = await call(s, `/v1/customers?country=${country}`, { auth: 'partner' });
+    const whole = await call(s, '/v1/customers', { auth: 'partner' });
+    return filtered.status === 200 && hasEmail(filtered) && !hasEmail(whole);
+  },
+  '404 body without type and title': async (s) => {
+    const unknown = 'inv_zzzzzz';
+    if (INVOICES.some((i) => i.id === unknown)) throw new Error(`billing.yaml holds ${unknown}`);
+    const answer = await call(s, `/v1/invoices/${unknown}`);
+    return (
+      answer.status === 404 &&
+      at(answer.body, 'status') === 404 &&
+      at(answer.body, 'type') === undefined &&
+      at(answer.body, 'title') === undefined
+    );
+  },
+  '422 for invalid parameters': async (s) => {
+    const answer = await call(s, '/v1/invoices?limit=0');
+    return answer.status === 422 && at(answer.body, 'status') === 422;
+  },
   // Different
   'customer names in locale order': async (s) => {
     const names = list((await call(s, '/v1/customers?sort=name')).body).map((c) => at(c, 'name'));
@@ -790,6 +843,9 @@ const PROBES: Readonly<Record<string, Probe>> = {
   'page past the end is 404': async (s) =>
     isProblem(await call(s, '/v1/invoices?page=4'), 404) &&
     isProblem(await call(s, '/v1/customers?page=2'), 404),
+  'page past the end is 400': async (s) =>
+    isProblem(await call(s, '/v1/invoices?page=4'), 400) &&
+    isProblem(await call(s, '/v1/customers?page=2'), 400),
   'Link header relative, with self': async (s) => {
     const found = links(await call(s, '/v1/customers?limit=5'));
     return found['self'] !== undefined && (found['next'] ?? '').startsWith('/v1/customers?');

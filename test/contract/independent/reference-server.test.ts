@@ -3,10 +3,13 @@
  * and every variant starts, answers and closes. The checker's own tests judge the variants.
  */
 import { get, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROKEN_EDGES } from './broken-edges.ts';
 import { ROUND6_STOCK } from './broken-round6.ts';
+import { ROUND7_STOCK } from './broken-round7.ts';
+import { makeCatalogue } from './catalogue.ts';
 import { DIFFERENT_MORE } from './different-more.ts';
 import { startReferenceServer } from './reference-server.ts';
 import { INDEPENDENT_SERVERS, REFERENCE, type RunningServer, type VariantSpec } from './servers.ts';
@@ -777,6 +780,150 @@ describe('the round 6 variants (broken), against the reference', () => {
     await withVariant(ROUND6_STOCK, 'page read before limit', async (server) => {
       expect(ids(await call(server, '/v1/stock?limit=5&page=2'))).toEqual(right);
       expect(ids(await call(server, '/v1/stock?page=2&limit=5'))).not.toEqual(right);
+    });
+  });
+});
+
+interface ConnectionAnswer {
+  readonly status: number;
+  readonly json: unknown;
+}
+
+/**
+ * Several requests, one after the other, on one kept-alive TCP connection: each is written once
+ * the answer to the one before has arrived whole (its Content-Length read). `authorization`
+ * undefined sends none.
+ */
+function oneConnection(
+  server: RunningServer,
+  requests: readonly { readonly path: string; readonly authorization?: string }[],
+): Promise<ConnectionAnswer[]> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const answers: ConnectionAnswer[] = [];
+    let received = Buffer.alloc(0);
+    const write = (index: number) => {
+      const request = requests[index];
+      if (request === undefined) {
+        socket.end();
+        resolve(answers);
+        return;
+      }
+      const lines = [`GET ${request.path} HTTP/1.1`, `Host: ${hostname}:${port}`];
+      if (request.authorization !== undefined) {
+        lines.push(`Authorization: ${request.authorization}`);
+      }
+      lines.push('Accept: application/json', 'Connection: keep-alive', '', '');
+      socket.write(lines.join('\r\n'));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const head = received.subarray(0, end).toString('latin1').split('\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head[0] ?? '')?.[1]);
+      const lengthLine = head.find((line) => /^content-length:/i.test(line));
+      const length = Number(lengthLine?.split(':')[1]?.trim() ?? '0');
+      if (received.length < end + 4 + length) return;
+      const body = received.subarray(end + 4, end + 4 + length).toString('utf8');
+      received = received.subarray(end + 4 + length);
+      answers.push({ status, json: body === '' ? undefined : JSON.parse(body) });
+      write(answers.length);
+    });
+    socket.on('error', reject);
+    socket.on('connect', () => {
+      write(0);
+    });
+  });
+}
+
+describe('the round 7 variants (broken), against the reference', () => {
+  let reference: RunningServer;
+  beforeAll(async () => {
+    reference = await REFERENCE.start();
+  });
+  afterAll(async () => {
+    await reference.close();
+  });
+  /** The default catalogue's ids in PRODUCT.md's order (by id, ascending). */
+  const catalogueIds = makeCatalogue('default')
+    .map((product) => product.id)
+    .sort((a, b) => a - b);
+  const ids = (answer: Answer) => list(answer).data.map((item) => item.product_id);
+  const badParameters = (answer: Answer) =>
+    (problem(answer).errors ?? []).map((error) => error.parameter);
+
+  it('empty value read as absent', async () => {
+    // PRODUCT.md: an invalid value (an empty one is no integer) is a 400 naming the parameter.
+    for (const name of ['id', 'limit']) {
+      const answer = await call(reference, `/v1/stock?${name}=`);
+      expect(answer.status, name).toBe(400);
+      expect(badParameters(answer), name).toEqual([name]);
+    }
+    await withVariant(ROUND7_STOCK, 'empty value read as absent', async (server) => {
+      // As if absent: the first page of the unfiltered list, at the default size 10.
+      const firstTen = catalogueIds.slice(0, 10);
+      for (const path of ['/v1/stock?id=', '/v1/stock?limit=']) {
+        const answer = await call(server, path);
+        expect(answer.status, path).toBe(200);
+        expect(ids(answer), path).toEqual(firstTen);
+      }
+      // Every other bad value is still a 400.
+      for (const path of [
+        '/v1/stock?id=x',
+        '/v1/stock?limit=0',
+        '/v1/stock?page=',
+        '/v1/stock?id=&id=2',
+      ]) {
+        expect((await call(server, path)).status, path).toBe(400);
+      }
+    });
+  });
+
+  it('level kept for the connection', async () => {
+    const quantity = `Bearer ${reference.tokens.quantity}`;
+    const status = `Bearer ${reference.tokens.status}`;
+    const id = catalogueIds[0] ?? 0;
+    const path = `/v1/stock/${id}`;
+    const hasQuantity = (answer: ConnectionAnswer | undefined) =>
+      Object.keys((answer?.json as { data?: object } | undefined)?.data ?? {}).includes('quantity');
+    const sequence = [{ path, authorization: quantity }, { path }, { path, authorization: status }];
+    // Each request on its own: quantity view, 401, status view.
+    const right = await oneConnection(reference, sequence);
+    expect(right.map((answer) => answer.status)).toEqual([200, 401, 200]);
+    expect(hasQuantity(right[0])).toBe(true);
+    expect(hasQuantity(right[2])).toBe(false);
+    await withVariant(ROUND7_STOCK, 'level kept for the connection', async (server) => {
+      // The first request's quantity level answers the two later ones on the same connection.
+      const kept = await oneConnection(server, sequence);
+      expect(kept.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(hasQuantity(kept[1])).toBe(true);
+      expect(hasQuantity(kept[2])).toBe(true);
+      // New connections are answered as the reference answers them.
+      expect((await oneConnection(server, [{ path }]))[0]?.status).toBe(401);
+      const fresh = await oneConnection(server, [{ path, authorization: status }]);
+      expect(fresh[0]?.status).toBe(200);
+      expect(hasQuantity(fresh[0])).toBe(false);
+    });
+  });
+
+  it('id filter ignores page', async () => {
+    const id = catalogueIds[0] ?? 0;
+    // A list of one product: page 1 holds it, page 2 is past the end (200, empty).
+    expect(ids(await call(reference, `/v1/stock?id=${id}`))).toEqual([id]);
+    const past = await call(reference, `/v1/stock?id=${id}&page=2`);
+    expect(past.status).toBe(200);
+    expect(ids(past)).toEqual([]);
+    await withVariant(ROUND7_STOCK, 'id filter ignores page', async (server) => {
+      expect(ids(await call(server, `/v1/stock?id=${id}`))).toEqual([id]);
+      const again = await call(server, `/v1/stock?id=${id}&page=2`);
+      expect(again.status).toBe(200);
+      expect(ids(again)).toEqual([id]);
+      // Without id the page still counts: page 2 at limit 5 holds the 6th to 10th ids.
+      expect(ids(await call(server, '/v1/stock?limit=5&page=2'))).toEqual(
+        catalogueIds.slice(5, 10),
+      );
     });
   });
 });

@@ -8,6 +8,7 @@ import { DIFFERENT_MORE } from './different-more.ts';
 import { BROKEN_HTTP } from './broken-http.ts';
 import { ROUND5_STOCK } from './broken-round5.ts';
 import { ROUND6_STOCK } from './broken-round6.ts';
+import { ROUND7_STOCK } from './broken-round7.ts';
 import { DIFFERENT } from './different.ts';
 import { startReferenceServer, type ReferenceOptions } from './reference-server.ts';
 
@@ -67,6 +68,7 @@ export const INDEPENDENT_SERVERS: readonly IndependentServer[] = [
   ...DIFFERENT_MORE,
   ...ROUND5_STOCK,
   ...ROUND6_STOCK,
+  ...ROUND7_STOCK,
 ].map(toServer);
 
 /** The correct reference, deciding everything as PRODUCT.md does. */

@@ -109,7 +109,8 @@ interface Options {
   /** The invoice list's default limit (components.parameters.Limit: 20). */
   readonly defaultLimit?: number;
   /** A page past the last: 200 with no items (the reference), or a 404 problem. */
-  readonly pastTheEnd?: 'empty' | 'not-found';
+  /** A page past the end: 200 and no items, or a problem with this status. */
+  readonly pastTheEnd?: 'empty' | 400 | 404;
   /** Query parameters no operation declares: 400 (the reference), or ignored. */
   readonly unknownParameters?: 'reject' | 'ignore';
   /** Extra headers on a list's answer. */
@@ -377,8 +378,9 @@ function handler(options: Options, tokens: Tokens) {
       page,
       limit,
     });
-    if (options.pastTheEnd === 'not-found' && page > Math.max(1, Math.ceil(total / limit))) {
-      return problem(404, `Page ${page} is past the last page of this list.`);
+    const pastTheEnd = options.pastTheEnd ?? 'empty';
+    if (pastTheEnd !== 'empty' && page > Math.max(1, Math.ceil(total / limit))) {
+      return problem(pastTheEnd, `Page ${page} is past the last page of this list.`);
     }
     return json(
       { items: items.map((invoice) => invoice.record), meta: { total } },
@@ -396,8 +398,9 @@ function handler(options: Options, tokens: Tokens) {
       .filter(keeper<Customer>(query.values, CUSTOMER_MATCHERS))
       .sort(orderBy(keys, CUSTOMER_COMPARERS));
     const last = Math.max(1, Math.ceil(list.length / limit));
-    if (options.pastTheEnd === 'not-found' && page > last) {
-      return problem(404, `Page ${page} is past the last page of this list.`);
+    const pastTheEnd = options.pastTheEnd ?? 'empty';
+    if (pastTheEnd !== 'empty' && page > last) {
+      return problem(pastTheEnd, `Page ${page} is past the last page of this list.`);
     }
     // Links keep every filter and the sort as written, the limit (its default too), their page.
     const kept = query.given.filter(([name]) => name !== 'page' && name !== 'limit');
@@ -570,11 +573,12 @@ function reversedMembers(value: Json): Json {
 
 export const DIFFERENT: readonly UnlinkedServer[] = [
   server(
-    'page past the end is a 404',
+    'page past the end is a 400',
     'different',
-    'a page past the last answers a 404 problem instead of 200 and no items (docs/contract-' +
-      'checker.md: past-the-end "holds no items … or is a 4xx"; the stand-in default is 200)',
-    { pastTheEnd: 'not-found' },
+    'a page past the last answers a 400 problem instead of 200 and no items (docs/contract-' +
+      'checker.md: past-the-end "holds no items … or is a 4xx"; the stand-in default is 200): ' +
+      'the lists declare 400 and no 404, so a 404 there would be an answer they do not declare',
+    { pastTheEnd: 400 },
   ),
   server(
     'extra headers',

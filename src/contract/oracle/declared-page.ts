@@ -1,0 +1,322 @@
+/**
+ * @module The answer a correct service gives to one request of a declared list, computed with
+ * the checker's own code from the list learned whole at each level: the status, the items in
+ * their order as the asking level sees them, the envelope's numbers and the pages its links
+ * name. Where correct readings differ (an empty value, a needle in another case, a page past
+ * the end) it holds what every one of them agrees on, and the comparison accepts any of them.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { DeclaredFilter, DeclaredList } from '../declared.ts';
+import { memberOf, viewFor } from '../declared.ts';
+import type { LearnedList } from '../learn.ts';
+import { readerName } from '../learn.ts';
+import type { Credentials } from '../target-client.ts';
+import type { EnvelopeNumber, Id, Item, ListPage } from '../walk.ts';
+import { ENVELOPE_NUMBERS, idOf, idsOf, LINK_NAMES, queryParameter, someIds } from '../walk.ts';
+import { keeps, mayKeep } from './filters.ts';
+import { judgeValue } from './parameter-rules.ts';
+
+/** One request of a list: its query pairs in the order sent, its method, who asks. */
+export interface ListRequest {
+  readonly pairs: readonly (readonly [string, string])[];
+  readonly method: 'GET' | 'HEAD';
+  readonly as: Credentials;
+}
+
+export type ListAnswer =
+  /** No token, or one the service does not know, on a list that needs one: a 401. */
+  | { readonly kind: 'unauthorized' }
+  /** A value the spec refuses: a 4xx. */
+  | { readonly kind: 'refused' }
+  /** A value some services read as absent and others refuse: a 4xx, or a 200 not known. */
+  | { readonly kind: 'open' }
+  | ExpectedPage;
+
+export interface ExpectedPage {
+  readonly kind: 'page';
+  /** The ids some correct reading of the filters keeps: no page holds another. */
+  readonly mayHold: ReadonlySet<Id>;
+  /** The level's items by id, to hold each served item to its view. */
+  readonly seen: ReadonlyMap<Id, Item>;
+  /** What every reading agrees on; undefined where the filters' readings differ. */
+  readonly agreed: AgreedPage | undefined;
+}
+
+/** A page whose every part is known. */
+export interface AgreedPage {
+  /** The items as the asking level sees them, in order (the last page's past the end). */
+  readonly items: readonly Item[];
+  /** Past the end: empty with this page's number, or the last page again, or a 4xx. */
+  readonly pastTheEnd: boolean;
+  readonly numbers: Readonly<Partial<Record<EnvelopeNumber, number>>>;
+  /** For lists paged by number: the page asked for, the first and the last, and the names. */
+  readonly pages: PageNumbers | undefined;
+}
+
+interface PageNumbers {
+  readonly name: string;
+  readonly asked: number;
+  readonly first: number;
+  readonly last: number;
+  /** The query each link keeps: the filters and the size as asked. */
+  readonly kept: readonly (readonly [string, string])[];
+  readonly size: { readonly name: string; readonly value: string; readonly byDefault: string };
+}
+
+/** What the model knows of a list: its declaration and what each level saw of it. */
+export interface ListModel {
+  readonly list: DeclaredList;
+  readonly learned: LearnedList;
+  /** The filters whose field the most-seeing level is shown: only these can be computed. */
+  readonly filters: readonly DeclaredFilter[];
+  /** A filtered field's value in one of the most-seeing level's items. */
+  valueOf(item: Item, field: string): unknown;
+}
+
+export function listModel(list: DeclaredList, learned: LearnedList): ListModel {
+  const view =
+    learned.holder === undefined ? undefined : viewFor(list.views, readerName(learned.holder));
+  const memberFor = (field: string) => (view === undefined ? field : memberOf(view, field));
+  return {
+    list,
+    learned,
+    filters: list.filters.filter((filter) => memberFor(filter.field) !== undefined),
+    valueOf: (item, field) => item[memberFor(field) ?? field],
+  };
+}
+
+/** The page position a list is asked for by, and where it counts from. */
+export function positionOf(list: DeclaredList): { name: string; from: number } | undefined {
+  const { paging } = list.collection;
+  switch (paging.kind) {
+    case 'number':
+      return { name: paging.page, from: paging.first };
+    case 'links':
+      return { name: 'page', from: 1 };
+    case 'offset':
+      return { name: paging.offset, from: 0 };
+    default:
+      return undefined;
+  }
+}
+
+/** The answer a correct service gives to `request`. */
+export function expectedAnswer(model: ListModel, request: ListRequest): ListAnswer {
+  const { list, learned } = model;
+  const { collection } = list;
+  if (request.as === 'none' || request.as === 'wrong') {
+    if (!list.open) return { kind: 'unauthorized' };
+  }
+  const values = new Map(request.pairs);
+  const repeated = values.size !== request.pairs.length;
+  const verdicts = model.filters.flatMap((filter) => {
+    const raw = values.get(filter.parameter);
+    if (raw === undefined) return [];
+    const verdict = judgeValue(filter.schema, raw);
+    // An empty value is read as absent or as a value by services alike.
+    return [raw === '' && verdict !== 'invalid' ? 'open' : verdict];
+  });
+  if (verdicts.includes('invalid')) return { kind: 'refused' };
+  // A single-valued parameter given twice: the first, the last or a 400 (an open point).
+  if (verdicts.includes('open') || repeated) return { kind: 'open' };
+
+  const level = learned.byLevel.get(readerName(request.as)) ?? learned.items;
+  const seen = new Map<Id, Item>();
+  for (const item of level) {
+    const id = idOf(collection, item);
+    if (id !== undefined) seen.set(id, item);
+  }
+  const asked = model.filters.flatMap((filter) => {
+    const raw = values.get(filter.parameter);
+    return raw === undefined ? [] : [[filter, raw] as const];
+  });
+  const keptBy = (reading: typeof keeps) =>
+    learned.items.flatMap((item, place) =>
+      asked.every(([filter, raw]) => reading(filter, model.valueOf(item, filter.field), raw))
+        ? [place]
+        : [],
+    );
+  const strict = keptBy(keeps);
+  const loose = keptBy(mayKeep);
+  const mayHold = new Set(
+    loose.flatMap((place) => {
+      const id = idOf(collection, learned.items[place] ?? {});
+      return id === undefined ? [] : [id];
+    }),
+  );
+  const sameOrder = level.length === learned.items.length;
+  if (strict.length !== loose.length || !sameOrder) {
+    return { kind: 'page', mayHold, seen, agreed: undefined };
+  }
+  return { kind: 'page', mayHold, seen, agreed: agreedPage(list, values, strict, level) };
+}
+
+/** The page every reading agrees on, from the places the filters keep. */
+function agreedPage(
+  list: DeclaredList,
+  values: ReadonlyMap<string, string>,
+  kept: readonly number[],
+  level: readonly Item[],
+): AgreedPage {
+  const { paging, limits, envelope } = list.collection;
+  const total = kept.length;
+  const sizeName = paging.kind === 'whole' ? undefined : paging.size;
+  const askedSize = sizeName === undefined ? undefined : values.get(sizeName);
+  const size = paging.kind === 'whole' ? Math.max(total, 1) : Number(askedSize ?? limits.default);
+  const position = positionOf(list);
+  const askedPlace = position === undefined ? undefined : values.get(position.name);
+  const numbered = paging.kind === 'links' || paging.kind === 'number';
+  const page = numbered && position !== undefined ? Number(askedPlace ?? position.from) : 1;
+  const start =
+    paging.kind === 'offset'
+      ? Number(askedPlace ?? 0)
+      : numbered && position !== undefined
+        ? (page - position.from) * size
+        : 0;
+  const pastTheEnd = start > 0 && start >= total;
+  const lastCount = Math.max(1, Math.ceil(total / size));
+  const first = position?.from ?? 1;
+  const lastStart = (lastCount - 1) * size;
+  const places = pastTheEnd
+    ? kept.slice(lastStart, lastStart + size)
+    : kept.slice(start, start + size);
+  const numbers: Partial<Record<EnvelopeNumber, number>> = {};
+  if (envelope.kind === 'object') {
+    const judged: Record<EnvelopeNumber, boolean> = {
+      total: true,
+      limit: paging.kind !== 'whole',
+      page: numbered,
+      pages: numbered,
+    };
+    const want: Record<EnvelopeNumber, number> = { total, limit: size, page, pages: lastCount };
+    for (const name of ENVELOPE_NUMBERS) {
+      if (envelope[name] !== undefined && judged[name]) numbers[name] = want[name];
+    }
+  }
+  const query = [...values].filter(([name]) => name !== position?.name && name !== sizeName);
+  return {
+    items: places.flatMap((place) => {
+      const item = level[place];
+      return item === undefined ? [] : [item];
+    }),
+    pastTheEnd,
+    numbers,
+    pages:
+      numbered && position !== undefined && sizeName !== undefined
+        ? {
+            name: position.name,
+            asked: page,
+            first,
+            last: first + lastCount - 1,
+            kept: query,
+            size: { name: sizeName, value: String(size), byDefault: String(limits.default) },
+          }
+        : undefined,
+  };
+}
+
+/**
+ * Why a 200 page is not the expected one, or undefined where it is: items the filters do not
+ * keep, an item shown otherwise than its level sees it, another page, numbers or links.
+ */
+export function pageDiffers(
+  list: DeclaredList,
+  expected: ExpectedPage,
+  page: ListPage,
+): string | undefined {
+  const { collection } = list;
+  const served = page.data;
+  const gotIds = idsOf(collection, served);
+  const foreign = gotIds.filter((id) => id === undefined || !expected.mayHold.has(id));
+  if (foreign.length > 0) return `items the filters do not keep: ${someIds(foreign)}`;
+  for (const item of served) {
+    const id = idOf(collection, item);
+    const known = id === undefined ? undefined : expected.seen.get(id);
+    if (known !== undefined && !isDeepStrictEqual(item, known)) {
+      return `item ${String(id)} is not as this level sees it in the whole list: ${describeDifference(known, item)}`;
+    }
+  }
+  const { agreed } = expected;
+  if (agreed === undefined) return undefined;
+  const lastAgain = agreed.pastTheEnd && served.length > 0;
+  const wantItems = agreed.pastTheEnd && !lastAgain ? [] : agreed.items;
+  if (!isDeepStrictEqual(gotIds, idsOf(collection, wantItems))) {
+    const wantIds = idsOf(collection, wantItems);
+    return `expected the items ${someIds(wantIds, 8)} (${String(wantIds.length)}), got ${someIds(gotIds, 8)} (${String(gotIds.length)})`;
+  }
+  for (const [name, want] of Object.entries(agreed.numbers)) {
+    const got = page.numbers[name as EnvelopeNumber];
+    // The last page again past the end may say it is the last page.
+    if (name === 'page' && lastAgain && got === agreed.pages?.last) continue;
+    if (got !== want) {
+      return `${list.collection.envelope.kind === 'object' ? (list.collection.envelope[name as EnvelopeNumber]?.join('.') ?? name) : name} is ${JSON.stringify(got ?? null)}, expected ${String(want)}`;
+    }
+  }
+  return agreed.pages === undefined ? undefined : linksDiffer(list, agreed, agreed.pages, page);
+}
+
+/** Which link names the wrong page, drops the filters or the size, or is missing. */
+function linksDiffer(
+  list: DeclaredList,
+  agreed: AgreedPage,
+  pages: PageNumbers,
+  page: ListPage,
+): string | undefined {
+  const { envelope } = list.collection;
+  const header = envelope.kind === 'none';
+  if (envelope.kind === 'object' && envelope.links === undefined) return undefined;
+  if (
+    header &&
+    page.exchange.kind === 'response' &&
+    page.exchange.response.headers['link'] === undefined
+  ) {
+    // A list of one page may leave its Link header out, as GitHub's does.
+    return pages.last > pages.first ? 'no Link header on a list of several pages' : undefined;
+  }
+  const { asked, first, last } = pages;
+  const want: Record<(typeof LINK_NAMES)[number], number | null | 'any'> = {
+    // A bare array's Link header may leave out first and last, as GitHub's does.
+    first: header ? 'any' : first,
+    last: header ? 'any' : last,
+    prev: agreed.pastTheEnd ? 'any' : asked > first ? asked - 1 : null,
+    next: asked < last ? asked + 1 : null,
+  };
+  for (const name of LINK_NAMES) {
+    const link = page.links[name];
+    const wanted = want[name];
+    if (link === null) {
+      if (wanted !== null && wanted !== 'any') {
+        return `${name} is null, expected a link to page ${String(wanted)}`;
+      }
+      continue;
+    }
+    if (wanted === null) return `${name} is ${link}, expected null`;
+    const named = Number(queryParameter(link, page, pages.name) ?? first);
+    if (wanted !== 'any' && named !== wanted) {
+      return `${name} names page ${String(named)}, expected ${String(wanted)}: ${link}`;
+    }
+    for (const [parameter, value] of pages.kept) {
+      if (queryParameter(link, page, parameter) !== value) {
+        return `${name} drops ${parameter}=${value}: ${link}`;
+      }
+    }
+    const size = queryParameter(link, page, pages.size.name) ?? pages.size.byDefault;
+    if (size !== pages.size.value) {
+      return `${name} asks for ${pages.size.name}=${size}, not the ${pages.size.value} asked for: ${link}`;
+    }
+  }
+  return undefined;
+}
+
+/** The first member that differs between two items, for the report. */
+function describeDifference(want: Item, got: Item): string {
+  const names = new Set([...Object.keys(want), ...Object.keys(got)]);
+  for (const name of names) {
+    if (!(name in got)) return `\`${name}\` is missing`;
+    if (!(name in want)) return `\`${name}\` is shown, which this level's whole list does not show`;
+    if (!isDeepStrictEqual(want[name], got[name])) {
+      return `\`${name}\` is ${JSON.stringify(got[name])}, not ${JSON.stringify(want[name])}`;
+    }
+  }
+  return 'the members are in another shape';
+}
