@@ -12,19 +12,13 @@ import type { Walk, WalkOptions } from './walk.ts';
  * client relies on; a correct service passes all of these. `stand-in`: a decision PRODUCT.md
  * took where the interface is open; a correct service may decide otherwise.
  */
+import type { Failure } from './describe-exchange.ts';
+
+export type { Failure };
+
 export type Level = 'interface' | 'stand-in';
 
 export const LEVELS: readonly Level[] = ['interface', 'stand-in'];
-
-/** One deviation: what was asked, what the rules expect, and what came back. */
-export interface Failure {
-  readonly message: string;
-  /** `GET http://…/v1/stock?limit=5 (status token)`: enough to replay it with curl. */
-  readonly request?: string;
-  readonly expected?: string;
-  /** The answer: its status and an excerpt of its body, or why there was none. */
-  readonly actual?: string;
-}
 
 export interface CheckContext {
   readonly client: TargetClient;

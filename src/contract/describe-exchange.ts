@@ -1,6 +1,16 @@
 /** @module Exchanges and values as a failure shows them. */
 import { levelName, type Exchange, type Sent } from './target-client.ts';
 
+/** One deviation: what was asked, what the rules expect, and what came back. */
+export interface Failure {
+  readonly message: string;
+  /** `GET http://…/v1/stock?limit=5 (status token)`: enough to replay it with curl. */
+  readonly request?: string;
+  readonly expected?: string;
+  /** The answer: its status and an excerpt of its body, or why there was none. */
+  readonly actual?: string;
+}
+
 /** At most this much of a body is shown: enough to see what came back. */
 const BODY_EXCERPT = 300;
 

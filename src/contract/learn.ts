@@ -1,5 +1,5 @@
 /** @module Learn the target's real data first, so that later checks filter and look up with it. */
-import type { Failure } from './check.ts';
+import type { Failure } from './describe-exchange.ts';
 import { memberOf, viewFor, type Declared, type DeclaredList } from './declared.ts';
 import { tallyReading, type ReadingTally } from './reading.ts';
 import { levelName, type Credentials, type Holder, type TokenLevel } from './target-client.ts';

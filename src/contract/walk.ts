@@ -1,7 +1,6 @@
 /** @module Reading list pages, and following `links.next` to the end. */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Failure } from './check.ts';
-import { failureOf } from './describe-exchange.ts';
+import { failureOf, type Failure } from './describe-exchange.ts';
 import { linksOfHeader } from './oracle/link-header.ts';
 import type { Credentials, Exchange, TargetClient } from './target-client.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../spec/pagination.ts';

@@ -65,6 +65,40 @@ describe('the folders of src/', () => {
     expect(loops).toEqual([]);
   });
 
+  it("the checker's files import each other one way only: no loop among src/contract's files", () => {
+    const contract = [...texts.keys()].filter((file) =>
+      relative(src, file).startsWith('contract/'),
+    );
+    const imports = new Map(
+      contract.map((file) => [
+        file,
+        [...(texts.get(file) ?? '').matchAll(/from '(\.[^']+)'/g)].map(([, target = '']) =>
+          resolve(dirname(file), target),
+        ),
+      ]),
+    );
+    const loops: string[] = [];
+    for (const [from, targets] of imports) {
+      for (const to of targets) {
+        const seen = new Set<string>();
+        const stack = [to];
+        while (stack.length > 0) {
+          const next = stack.pop() as string;
+          if (next === from) {
+            loops.push(
+              `${relative(src, from)} → ${relative(src, to)} → … → ${relative(src, from)}`,
+            );
+            break;
+          }
+          if (seen.has(next)) continue;
+          seen.add(next);
+          stack.push(...(imports.get(next) ?? []));
+        }
+      }
+    }
+    expect(loops).toEqual([]);
+  });
+
   it('name no route, operation or field of the shipped spec outside the checker and the generator', () => {
     // The contract checker is an oracle of the interface, and the generator makes products: both
     // know the stock service by design. The compatibility settings are the interface's open
