@@ -1,6 +1,8 @@
 /**
- * @module HEAD over a bare socket. fetch drops whatever follows the headers of a HEAD answer, so
- * it cannot see a body sent where RFC 9110 §9.3.2 forbids one; the bytes on the wire can.
+ * @module A request over a bare socket, with `Connection: close`. fetch drops whatever follows
+ * the headers of a HEAD answer, so it cannot see a body sent where RFC 9110 §9.3.2 forbids one;
+ * nor can a client library send one field in two lines, or tell whether the server closed the
+ * connection it was asked to close. The bytes on the wire can.
  */
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
@@ -10,15 +12,29 @@ export interface RawAnswer {
   readonly headers: Readonly<Record<string, string>>;
   /** Bytes that came after the header block: a HEAD answer must have none. */
   readonly trailing: number;
+  /** Whether the server ended the connection (it was asked to: `Connection: close`). */
+  readonly closed: boolean;
 }
 
-/** How long to wait for bytes after the header block, where the server keeps the socket open. */
+/** How long a HEAD waits for bytes after the header block, where the server keeps the socket open. */
 const SETTLE_MS = 300;
 
 export function rawHead(
   url: string,
   headers: Readonly<Record<string, string>>,
   timeoutMs: number,
+): Promise<RawAnswer | { readonly error: string }> {
+  return rawRequest('HEAD', url, Object.entries(headers), timeoutMs, SETTLE_MS);
+}
+
+/** One request; `fields` in the order given, a name given twice sent as two field lines. */
+export function rawRequest(
+  method: string,
+  url: string,
+  fields: readonly (readonly [string, string])[],
+  timeoutMs: number,
+  /** How long to wait, after the last bytes, for the server to close the connection. */
+  settleMs: number,
 ): Promise<RawAnswer | { readonly error: string }> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
@@ -30,13 +46,15 @@ export function rawHead(
       : connectTcp({ host, port });
     const chunks: Buffer[] = [];
     let settle: NodeJS.Timeout | undefined;
-    const finish = () => {
+    const finish = (closed: boolean) => {
       clearTimeout(timer);
       clearTimeout(settle);
       socket.destroy();
-      resolve(parse(Buffer.concat(chunks)));
+      resolve(parse(Buffer.concat(chunks), closed));
     };
-    const timer = setTimeout(finish, timeoutMs);
+    const timer = setTimeout(() => {
+      finish(false);
+    }, timeoutMs);
     socket.on('error', (error) => {
       clearTimeout(timer);
       resolve({ error: error.message });
@@ -45,21 +63,25 @@ export function rawHead(
       chunks.push(chunk);
       if (Buffer.concat(chunks).includes('\r\n\r\n')) {
         clearTimeout(settle);
-        settle = setTimeout(finish, SETTLE_MS);
+        settle = setTimeout(() => {
+          finish(false);
+        }, settleMs);
       }
     });
-    socket.on('end', finish);
+    socket.on('end', () => {
+      finish(true);
+    });
     const lines = [
-      `HEAD ${target.pathname}${target.search} HTTP/1.1`,
+      `${method} ${target.pathname}${target.search} HTTP/1.1`,
       `Host: ${target.host}`,
       'Connection: close',
-      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ...fields.map(([name, value]) => `${name}: ${value}`),
     ];
     socket.write(`${lines.join('\r\n')}\r\n\r\n`);
   });
 }
 
-function parse(bytes: Buffer): RawAnswer | { readonly error: string } {
+function parse(bytes: Buffer, closed: boolean): RawAnswer | { readonly error: string } {
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) return { error: 'no complete header block came back' };
   const [statusLine = '', ...fields] = bytes.subarray(0, end).toString('latin1').split('\r\n');
@@ -71,5 +93,5 @@ function parse(bytes: Buffer): RawAnswer | { readonly error: string } {
     if (colon > 0)
       headers[field.slice(0, colon).trim().toLowerCase()] = field.slice(colon + 1).trim();
   }
-  return { status, headers, trailing: bytes.length - end - 4 };
+  return { status, headers, trailing: bytes.length - end - 4, closed };
 }

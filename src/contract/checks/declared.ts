@@ -23,6 +23,7 @@ import {
   listOfItem,
 } from '../declared.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
+import { standInSpellingChecks } from './stand-in-spellings.ts';
 import { everyOctet } from './text-values.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
 import { keeps, mayKeep } from '../oracle/filters.ts';
@@ -693,7 +694,8 @@ function singleCheck(item: DeclaredItem, list: DeclaredList): Check {
 /**
  * Rule: a key is matched as written. A listed text key in another case names no item: a 4xx
  * where the key's schema refuses it (a pattern), else a 404. Breaks it: a lookup that folds
- * case, so that two URLs name one item. Not for UUIDs, which a service may read in any case.
+ * case, so that two URLs name one item. A UUID is read in either case (RFC 9562 §4): in the
+ * other case it names the same item, or none (a 404), and is never refused.
  */
 async function otherCaseFailures(
   context: CheckContext,
@@ -701,7 +703,7 @@ async function otherCaseFailures(
   keys: readonly Id[],
   as: Credentials,
 ): Promise<Failure[]> {
-  if (item.keySchema.format === 'uuid') return [];
+  if (item.keySchema.format === 'uuid') return uuidCaseFailures(context, item, keys, as);
   const known = new Set(keys);
   const changed = keys
     .filter((key) => typeof key === 'string')
@@ -717,6 +719,35 @@ async function otherCaseFailures(
       exchange,
       'A listed key in another case is answered: keys are matched as written',
       refused ? "a 4xx (the key parameter's schema refuses it)" : '404',
+    ),
+  ];
+}
+
+async function uuidCaseFailures(
+  context: CheckContext,
+  item: DeclaredItem,
+  keys: readonly Id[],
+  as: Credentials,
+): Promise<Failure[]> {
+  const key = keys.find((one) => typeof one === 'string' && one !== one.toUpperCase());
+  if (key === undefined) return [];
+  const plain = await context.client.request({ path: itemPath(item, key), as });
+  const upper = await context.client.request({
+    path: itemPath(item, String(key).toUpperCase()),
+    as,
+  });
+  if (plain.kind === 'no-response' || plain.response.status !== 200) return [];
+  const status = statusOf(upper);
+  const same =
+    status === 200 &&
+    upper.kind === 'response' &&
+    isDeepStrictEqual(upper.response.body, plain.response.body);
+  if (same || status === 404) return [];
+  return [
+    failureOf(
+      upper,
+      'A listed UUID key in upper case is refused: a UUID is read in either case (RFC 9562 §4)',
+      `the same item (200), or a 404`,
     ),
   ];
 }
@@ -1009,6 +1040,13 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
     }),
     ...nestedChecksOf(declared.nested),
     ...generatedDeclaredChecks(declared.lists),
+    ...standInSpellingChecks(
+      declared.lists,
+      declared.items.flatMap((item) => {
+        const list = listOfItem(declared, item);
+        return list === undefined ? [] : [[item, list] as const];
+      }),
+    ),
     ...declared.unwalked.map(unwalkedCheck),
   ];
 }

@@ -173,6 +173,16 @@ export function pickNeedles(names: readonly string[]): string[] {
     }
   }
   const loose = names.map(foldLoosely);
+  // Whole names without their accents (`Cafe table` of `Café table`): kept by accent folding,
+  // which Unicode case folding does not do. Only where no name holds it in any normal form, so
+  // that whether it matches never depends on normalization.
+  const forms = names.flatMap((name) =>
+    [name, name.normalize('NFC'), name.normalize('NFD')].map(foldCase),
+  );
+  const bare = names
+    .map((name) => name.normalize('NFD').replace(/\p{M}/gu, ''))
+    .filter((text) => !forms.some((form) => form.includes(foldCase(text))))
+    .slice(0, 4);
   const counts = new Map(
     [...fromNames].map((needle) => {
       const folded = foldLoosely(needle);
@@ -182,7 +192,7 @@ export function pickNeedles(names: readonly string[]): string[] {
   const selective = [...fromNames]
     .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0))
     .slice(0, 6);
-  return [...new Set([...selective, ...unicode, ...rare, ...SPECIAL_NEEDLES])];
+  return [...new Set([...selective, ...unicode, ...bare, ...rare, ...SPECIAL_NEEDLES])];
 }
 
 /**

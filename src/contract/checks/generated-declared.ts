@@ -44,12 +44,34 @@ function arbitraryFilterValue(
   if (filter.match === 'contains') return textValue(textMaterial(served));
   const noise = fc.string({ maxLength: 4 });
   const pieces = served.filter((text) => text.length > 2).map((text) => text.slice(1, -1));
+  const otherCase = served.map(inOtherCase).filter((text) => !served.includes(text));
   return fc.oneof(
     { weight: 5, arbitrary: served.length > 0 ? pickFrom(served) : noise },
     { weight: 1, arbitrary: pieces.length > 0 ? pickFrom(pieces) : noise },
+    { weight: 1, arbitrary: otherCase.length > 0 ? pickFrom(otherCase) : noise },
     { weight: 1, arbitrary: fc.constant('') },
     { weight: 1, arbitrary: noise },
   );
+}
+
+/** A served text in the other case: upper, or lower where it is all upper already. */
+function inOtherCase(text: string): string {
+  return text === text.toUpperCase() ? text.toLowerCase() : text.toUpperCase();
+}
+
+/**
+ * The orders a declared sort is asked for: each its schema lists, or each field up and down,
+ * and two fields at once where the schema takes them.
+ */
+function sortValues(list: DeclaredList): string[] {
+  const { sort } = list;
+  if (sort === undefined) return [];
+  if (Array.isArray(sort.schema.enum)) return sort.schema.enum.map(String);
+  const single = sort.fields.flatMap((field) => [field, `-${field}`]);
+  const [first, second] = sort.fields;
+  return second === undefined || first === undefined
+    ? single
+    : [...single, `${first},-${second}`, `-${second},${first}`];
 }
 
 function spelled(text: string, spelling: Spelling): string {
@@ -99,7 +121,13 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
     const values =
       filter.match === 'contains'
         ? textEdges(textMaterial(served))
-        : ['', ...sorted.slice(0, 1), ...sorted.slice(-1), ...mostPrecise(served)];
+        : [
+            '',
+            ...sorted.slice(0, 1),
+            ...sorted.slice(-1),
+            ...mostPrecise(served),
+            ...sorted.slice(0, 1).map(inOtherCase),
+          ];
     return values.map((value) => at([[filter.parameter, value]]));
   });
   const { paging } = list.collection;
@@ -140,6 +168,12 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
     }
     edges.push(at([[first.parameter, served]], reader, 'HEAD'));
   }
+  const { sort } = list;
+  if (sort !== undefined) {
+    for (const as of readers) {
+      for (const order of sortValues(list)) edges.push(at([[sort.parameter, order]], as));
+    }
+  }
   return edges;
 }
 
@@ -175,6 +209,9 @@ function arbitraryRequest(
     const most = Math.min(collection.limits.max, learned.items.length + 2);
     parts.push([paging.size, fc.integer({ min: 1, max: most }).map(String)]);
   }
+  const orders = sortValues(list);
+  if (list.sort !== undefined && orders.length > 0)
+    parts.push([list.sort.parameter, pickFrom(orders)]);
   const position = positionOf(list);
   if (position !== undefined) {
     const most = paging.kind === 'offset' ? learned.items.length + 2 : 6;

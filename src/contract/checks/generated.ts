@@ -4,6 +4,7 @@
  * to the whole name). Where every correct reading agrees, the page is computed from the lists
  * learned whole, and the answer must be exactly it.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ResponseValidator } from '../../spec/response-validator.ts';
@@ -12,6 +13,7 @@ import { found } from '../check.ts';
 import { describeRequest, describeResponse } from '../describe-exchange.ts';
 import { foldLoosely } from '../oracle/fold-case.ts';
 import { judgeQuery, queryRules, type ParameterRule } from '../oracle/parameter-rules.ts';
+import { levelName, type Credentials, type TokenLevel } from '../target-client.ts';
 import { COLLECTIONS, idOf, someIds, STOCK, type Collection, type Id, type Item } from '../walk.ts';
 import { answerRuleFindings, headDiffers } from './http-rules.ts';
 import { DEFAULT_LIMIT, learnedItems, MAX_LIMIT } from './pagination.ts';
@@ -34,19 +36,31 @@ const INTERFACE_PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   products: ['limit', 'page'],
 };
 
-/** One generated request: which list, its query pairs in the order sent, and its method. */
+/** One generated request: which list, its query pairs in the order sent, its method, who asks. */
 interface Generated {
   readonly collection: Collection;
   readonly pairs: readonly (readonly [string, string])[];
   readonly method: 'GET' | 'HEAD';
+  readonly as: Credentials;
+  /** Sent as written, not percent-encoded: a malformed escape a client may type. */
+  readonly written?: true;
+}
+
+/**
+ * Who asks: each level as often as the two without a known token, one after another over the
+ * client's kept-alive connections, so that a level kept for a connection shows.
+ */
+function askers(context: CheckContext): Credentials[] {
+  return [...context.levels, ...context.levels, 'none', 'wrong'];
 }
 
 const valuesOf = (generated: Generated): Values => Object.fromEntries(generated.pairs);
 
 /** The path with the query as generated: its pairs in their order, each percent-encoded. */
 function pathOf(generated: Generated): string {
+  const encode = generated.written === true ? (text: string) => text : encodeURIComponent;
   const query = generated.pairs
-    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .map(([name, value]) => `${encode(name)}=${encode(value)}`)
     .join('&');
   return query === '' ? generated.collection.path : `${generated.collection.path}?${query}`;
 }
@@ -115,7 +129,7 @@ function boundaryRequests(
     };
     const get = (...pairs: (readonly [string, string])[]) => {
       if (pairs.every(([name]) => named.has(name))) {
-        requests.push({ collection, pairs, method: 'GET' });
+        requests.push({ collection, pairs, method: 'GET', as: context.primary });
       }
     };
     for (const name of named.keys()) for (const value of edges(name)) get([name, value]);
@@ -132,8 +146,39 @@ function boundaryRequests(
       ],
     ] as const) {
       if (pairs.every(([name]) => named.has(name))) {
-        requests.push({ collection, pairs, method: 'HEAD' });
+        requests.push({ collection, pairs, method: 'HEAD', as: context.primary });
       }
+    }
+    // Malformed escapes as a client may type them: a 400 or the text as written, never a 5xx.
+    if (named.has('name')) {
+      for (const value of ['100%', '%zz', '%E2%82', '%FF']) {
+        requests.push({
+          collection,
+          pairs: [['name', value]],
+          method: 'GET',
+          as: context.primary,
+          written: true,
+        });
+      }
+    }
+    // Each level with each filter alone at a value that keeps items: a view that leaks only
+    // under a filter shows there.
+    const status = named.get('status')?.schema;
+    for (const as of context.levels) {
+      const filtered: (readonly [string, string])[] = [
+        ...(Array.isArray(status?.enum)
+          ? status.enum.map((value) => ['status', String(value)] as const)
+          : []),
+        ['name', piece],
+        ['id', String(ids[0] ?? 1)],
+      ];
+      for (const pair of filtered) {
+        if (named.has(pair[0])) requests.push({ collection, pairs: [pair], method: 'GET', as });
+      }
+    }
+    // Each level, then no token and a wrong one, on the connections the levels used.
+    for (const as of [...context.levels, 'none', 'wrong'] as const) {
+      requests.push({ collection, pairs: [['limit', '3']], method: 'GET', as });
     }
   }
   return requests;
@@ -204,12 +249,13 @@ function arbitraryRequest(
             ),
           ),
           fc.constantFrom('GET' as const, 'GET' as const, 'HEAD' as const),
+          fc.constantFrom(...askers(context)),
         )
-        .chain(([chosen, method]) =>
+        .chain(([chosen, method, as]) =>
           fc
             .tuple(...chosen)
             .chain((pairs) => fc.shuffledSubarray(pairs, { minLength: pairs.length }))
-            .map((pairs): Generated => ({ collection, pairs, method })),
+            .map((pairs): Generated => ({ collection, pairs, method, as })),
         );
     }),
   );
@@ -296,6 +342,36 @@ function expectedIds(context: CheckContext, generated: Generated): Id[] | undefi
 }
 
 /**
+ * An item shown otherwise than the asking level saw it in the list walked whole: a view that
+ * leaks, or hides, under a filter or a page only. Stock items by level; product records where
+ * the level that walked them asks.
+ */
+function otherView(
+  context: CheckContext,
+  generated: Generated,
+  items: readonly Item[],
+): string | undefined {
+  const { collection, as } = generated;
+  if (as === 'none' || as === 'wrong') return undefined;
+  const level = levelName(as);
+  const whole =
+    collection === STOCK
+      ? context.learned.stock.get(level as TokenLevel)
+      : as === context.primary
+        ? context.learned.products
+        : undefined;
+  if (whole === undefined) return undefined;
+  const seen = new Map(whole.map((item) => [idOf(collection, item), item]));
+  for (const item of items) {
+    const known = seen.get(idOf(collection, item));
+    if (known !== undefined && !isDeepStrictEqual(known, item)) {
+      return `item ${String(idOf(collection, item))} is ${JSON.stringify(item)}, where the ${level} level's whole list shows ${JSON.stringify(known)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Requests per `--runs`: this check's are the ones with computed answers, and cost a millisecond
  * each (two lists, five parameters each, in any order and by either method to cover).
  */
@@ -326,17 +402,31 @@ export function generatedCheck(
     async run(context) {
       const property = fc.asyncProperty(arbitraryRequest(rules, context), async (generated) => {
         const path = pathOf(generated);
-        const { method } = generated;
-        const exchange = await context.client.request({ method, path, as: context.primary });
+        const { method, as } = generated;
+        const exchange = await context.client.request({ method, path, as });
         if (exchange.kind === 'no-response') throw new Error(describeResponse(exchange));
         const got = `got ${describeResponse(exchange)}`;
         const { status, body } = exchange.response;
         if (method === 'HEAD') {
-          const asGet = await context.client.request({ path, as: context.primary });
+          const asGet = await context.client.request({ path, as });
           const differs = headDiffers(exchange, asGet);
           if (differs !== undefined) throw new Error(differs);
         }
+        if (as === 'none' || as === 'wrong') {
+          // Whether a token or a value is judged first is the service's to choose.
+          const valid =
+            judgeQuery(interfaceRules.get(generated.collection) ?? [], valuesOf(generated)) ===
+            'valid';
+          if (status === 401 || (!valid && status >= 400 && status < 500)) return;
+          throw new Error(
+            `expected 401 for a request ${as === 'none' ? 'without a token' : 'with a token the service does not know'}, ${got}`,
+          );
+        }
         const broken = answerRuleFindings(exchange);
+        if (generated.written === true) {
+          if (broken.length > 0) throw new Error(`${broken.join('; ')}; ${got}`);
+          return;
+        }
         if (status >= 200 && status < 300 && method === 'GET') {
           broken.push(
             ...validator()
@@ -358,6 +448,8 @@ export function generatedCheck(
           const items = (body as { data?: Item[] } | undefined)?.data ?? [];
           const problem = violation(context, generated, items);
           if (problem !== undefined) throw new Error(`${problem}; ${got}`);
+          const shown = otherView(context, generated, items);
+          if (shown !== undefined) throw new Error(`${shown}; ${got}`);
           const expected = validity === 'valid' ? expectedIds(context, generated) : undefined;
           const ids = items.map((item) => idOf(generated.collection, item));
           if (expected !== undefined && JSON.stringify(ids) !== JSON.stringify(expected)) {
@@ -383,8 +475,8 @@ export function generatedCheck(
           `replay with --seed ${String(details.seed)})`,
         request: describeRequest({
           method: counterexample.method,
-          url: context.client.prepare({ path, as: context.primary }).url,
-          as: context.primary,
+          url: context.client.prepare({ path, as: counterexample.as }).url,
+          as: counterexample.as,
         }),
         actual:
           details.errorInstance instanceof Error

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Check, CheckContext, Failure, Findings } from '../check.ts';
 import { found } from '../check.ts';
 import { describeResponse, failureOf, statusOf } from '../describe-exchange.ts';
-import { rawHead } from '../raw-head.ts';
+import { rawHead, rawRequest } from '../raw-head.ts';
 import type { Decided } from '../stand-in.ts';
 import { pageOfSize, type Resource } from '../resources.ts';
 import {
@@ -785,6 +785,74 @@ const corsPreflight: Check = {
   },
 };
 
+/** How long an answer to `Connection: close` may keep its connection open after its last byte. */
+const CLOSE_WAIT_MS = 2000;
+
+/**
+ * Rule: a request with `Connection: close` gets its answer and then the connection closes (RFC
+ * 9112 §9.6), and a field sent in two lines reads as the same field in one (RFC 9110 §5.3):
+ * `Accept: text/html` then `Accept: application/json` admits JSON. Breaks it: a client that
+ * reads until the server closes waits out its time-out; an Accept read from its first line
+ * only refuses a client whose library splits it. Over a bare socket, since client libraries
+ * join and manage both themselves.
+ */
+const wireFields: Check = {
+  id: 'http.wire-fields',
+  title:
+    'Connection: close closes the connection after the answer; a field in two lines reads as one',
+  level: 'interface',
+  source: 'RFC 9112 §9.6; RFC 9110 §5.3',
+  needs: [],
+  async run(context) {
+    const [resource] = context.resources;
+    if (resource === undefined) return { failures: [], skipped: 'nothing is served to ask' };
+    const sent = context.client.prepare({ path: resource.path, as: resource.as });
+    const fields = Object.entries(sent.headers).filter(([name]) => name.toLowerCase() !== 'accept');
+    const described = `GET ${sent.url}`;
+    const failures: Failure[] = [];
+    const closing = await rawRequest(
+      'GET',
+      sent.via,
+      fields,
+      context.client.timeoutMs,
+      CLOSE_WAIT_MS,
+    );
+    if ('error' in closing) {
+      failures.push({
+        message: `No answer over a bare socket: ${closing.error}`,
+        request: described,
+      });
+    } else if (!closing.closed) {
+      failures.push({
+        message: `The connection stayed open ${String(CLOSE_WAIT_MS)} ms after an answer to Connection: close`,
+        request: `${described} (Connection: close)`,
+        expected: 'the server closes the connection after the answer',
+      });
+    }
+    const split = await rawRequest(
+      'GET',
+      sent.via,
+      [...fields, ['Accept', 'text/html'], ['Accept', 'application/json']],
+      context.client.timeoutMs,
+      CLOSE_WAIT_MS,
+    );
+    const joined = await context.client.request({
+      path: resource.path,
+      as: resource.as,
+      headers: { accept: 'text/html, application/json' },
+    });
+    if (!('error' in split) && split.status !== statusOf(joined)) {
+      failures.push({
+        message: 'Accept in two field lines is answered otherwise than the same ranges in one',
+        request: `${described} (Accept: text/html, then Accept: application/json)`,
+        expected: describeResponse(joined),
+        actual: String(split.status),
+      });
+    }
+    return found(failures);
+  },
+};
+
 export const httpRuleChecks: readonly Check[] = [
   otherMethods,
   head,
@@ -797,6 +865,7 @@ export const httpRuleChecks: readonly Check[] = [
   acceptWithoutJson,
   notAcceptableAsStandIn,
   corsPreflight,
+  wireFields,
 ];
 
 /** Why HEAD's answer is not GET's for the same request: its status, or its length. */

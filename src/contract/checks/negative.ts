@@ -27,6 +27,12 @@ const REFUSED_BY_STAND_IN: readonly string[] = [
   'limit=101',
   'page=1051943401723672539',
   'status=available&status=incoming',
+  'status=incoming&status=incoming',
+  // Integers as lenient readers take them: a sign, an exponent, hex, a space.
+  'limit=%2B5',
+  'limit=5e0',
+  'page=0x2',
+  'page=%202',
   // An empty value is no integer and no status; services that read it as absent are common.
   'id=',
   'limit=',
@@ -34,7 +40,12 @@ const REFUSED_BY_STAND_IN: readonly string[] = [
   'status=',
 ];
 
-const UNKNOWN = ['/v1/stock?stauts=available', '/v1/products?status=available'];
+/** A typo, a filter the list does not have, and a declared name in another case. */
+const UNKNOWN = [
+  '/v1/stock?stauts=available',
+  '/v1/products?status=available',
+  '/v1/stock?LIMIT=5',
+];
 
 async function ask(context: CheckContext, paths: readonly string[]): Promise<Exchange[]> {
   return Promise.all(paths.map((path) => context.client.request({ path, as: context.primary })));

@@ -114,9 +114,20 @@ function unknownId(collection: Collection): Check {
  * Ids that are not positive integers, made from a real one: a lenient reader (parseInt, Number)
  * turns `7.5`, `7abc` or `7e0` into a product that exists and answers 200.
  */
-function badIds(context: CheckContext): string[] {
+function badIds(context: CheckContext, standIn: boolean): string[] {
   const id = String(context.learned.ids[0] ?? 1);
-  return ['0', `-${id}`, 'abc', `${id}.5`, `${id}abc`, `${id}e0`];
+  const lenient = ['0', `-${id}`, 'abc', `${id}.5`, `${id}abc`, `${id}e0`];
+  // Spellings some readers take for an integer (a sign, digit grouping as Python's int() reads
+  // it, spaces, other scripts' digits): the interface leaves them open, the stand-in refuses.
+  const spelled = [
+    `%2B${id}`,
+    `${id.slice(0, 1)}_${id.slice(1) || '0'}`,
+    `%20${id}`,
+    Array.from(id, (digit) =>
+      encodeURIComponent(String.fromCodePoint(0xff10 + Number(digit))),
+    ).join(''),
+  ];
+  return standIn ? [...lenient, ...spelled] : lenient;
 }
 
 /** The interface documents /v1/stock/:id; /v1/products/:id is PRODUCT.md's. */
@@ -147,7 +158,7 @@ function badIdCheck(collection: Collection, standIn: boolean): Check {
     needs: [],
     async run(context) {
       const results = await Promise.all(
-        badIds(context).map(async (id) => {
+        badIds(context, standIn).map(async (id) => {
           const exchange = await context.client.request({
             path: `${collection.path}/${id}`,
             as: context.primary,

@@ -44,8 +44,11 @@ export interface ExpectedPage {
 
 /** A page whose every part is known. */
 export interface AgreedPage {
-  /** The items as the asking level sees them, in order (the last page's past the end). */
-  readonly items: readonly Item[];
+  /**
+   * The items as the asking level sees them, in order (the last page's past the end); undefined
+   * where a sort was asked for, whose order the model leaves to the sort's own checks.
+   */
+  readonly items: readonly Item[] | undefined;
   /** Past the end: empty with this page's number, or the last page again, or a 4xx. */
   readonly pastTheEnd: boolean;
   readonly numbers: Readonly<Partial<Record<EnvelopeNumber, number>>>;
@@ -109,10 +112,15 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
   }
   const values = new Map(request.pairs);
   const repeated = values.size !== request.pairs.length;
-  const verdicts = model.filters.flatMap((filter) => {
-    const raw = values.get(filter.parameter);
+  const { sort } = list;
+  const judged = [
+    ...model.filters.map((filter) => [filter.parameter, filter.schema] as const),
+    ...(sort === undefined ? [] : [[sort.parameter, sort.schema] as const]),
+  ];
+  const verdicts = judged.flatMap(([parameter, schema]) => {
+    const raw = values.get(parameter);
     if (raw === undefined) return [];
-    const verdict = judgeValue(filter.schema, raw);
+    const verdict = judgeValue(schema, raw);
     // An empty value is read as absent or as a value by services alike.
     return [raw === '' && verdict !== 'invalid' ? 'open' : verdict];
   });
@@ -148,7 +156,13 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
   if (strict.length !== loose.length || !sameOrder) {
     return { kind: 'page', mayHold, seen, agreed: undefined };
   }
-  return { kind: 'page', mayHold, seen, agreed: agreedPage(list, values, strict, level) };
+  const sorted = sort !== undefined && values.has(sort.parameter);
+  return {
+    kind: 'page',
+    mayHold,
+    seen,
+    agreed: agreedPage(list, values, strict, sorted ? undefined : level),
+  };
 }
 
 /** The page every reading agrees on, from the places the filters keep. */
@@ -156,7 +170,8 @@ function agreedPage(
   list: DeclaredList,
   values: ReadonlyMap<string, string>,
   kept: readonly number[],
-  level: readonly Item[],
+  /** The asking level's items, or undefined where the order is a sort's. */
+  level: readonly Item[] | undefined,
 ): AgreedPage {
   const { paging, limits, envelope } = list.collection;
   const total = kept.length;
@@ -195,10 +210,13 @@ function agreedPage(
   }
   const query = [...values].filter(([name]) => name !== position?.name && name !== sizeName);
   return {
-    items: places.flatMap((place) => {
-      const item = level[place];
-      return item === undefined ? [] : [item];
-    }),
+    items:
+      level === undefined
+        ? undefined
+        : places.flatMap((place) => {
+            const item = level[place];
+            return item === undefined ? [] : [item];
+          }),
     pastTheEnd,
     numbers,
     pages:
@@ -240,7 +258,7 @@ export function pageDiffers(
   if (agreed === undefined) return undefined;
   const lastAgain = agreed.pastTheEnd && served.length > 0;
   const wantItems = agreed.pastTheEnd && !lastAgain ? [] : agreed.items;
-  if (!isDeepStrictEqual(gotIds, idsOf(collection, wantItems))) {
+  if (wantItems !== undefined && !isDeepStrictEqual(gotIds, idsOf(collection, wantItems))) {
     const wantIds = idsOf(collection, wantItems);
     return `expected the items ${someIds(wantIds, 8)} (${String(wantIds.length)}), got ${someIds(gotIds, 8)} (${String(gotIds.length)})`;
   }

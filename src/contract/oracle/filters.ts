@@ -27,6 +27,10 @@ export function keeps(filter: DeclaredFilter, value: unknown, text: string): boo
  * `max` given as a day alone may end at the day's first instant or take in the whole day.
  */
 export function mayKeep(filter: DeclaredFilter, value: unknown, text: string): boolean {
+  // RFC 9562 §4: a UUID is read in either case.
+  if (filter.match === 'exact' && filter.schema.format === 'uuid' && typeof value === 'string') {
+    return value.toLowerCase() === text.toLowerCase();
+  }
   if (filter.match === 'contains') {
     return typeof value === 'string' && foldLoosely(value).includes(foldLoosely(text));
   }

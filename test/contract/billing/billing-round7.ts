@@ -4,34 +4,18 @@
  * bound, a level's view under a filter, the problem bodies and the status of a bad parameter).
  */
 import {
+  brokenBilling,
+  isJsonObject,
   decodePath,
-  startBillingServer,
-  type BillingOptions,
   type BillingServer,
   type InvoiceFilters,
-  type Json,
   type JsonObject,
   type Reply,
 } from './billing-servers.ts';
 
-function broken(
-  name: string,
-  level: BillingServer['level'],
-  rule: string,
-  options: BillingOptions,
-): BillingServer {
-  return {
-    name,
-    kind: 'broken',
-    rule,
-    level,
-    start: (start) => startBillingServer(options, start),
-  };
-}
+const broken = brokenBilling;
 
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = isJsonObject;
 
 /** The reply's body with `change` applied to it when it is an object. */
 function mapBody(reply: Reply, change: (body: JsonObject) => JsonObject): Reply {

@@ -829,6 +829,137 @@ const PROBES: Readonly<Record<string, Probe>> = {
     const answer = await call(s, '/v1/invoices?limit=0');
     return answer.status === 422 && at(answer.body, 'status') === 422;
   },
+  // Broken: round 8
+  'customer_id in upper case drops the filter': async (s) => {
+    // Exact on a UUID: none (as text) or Lumen Labs' own (without case), never another's.
+    const answer = await call(s, `/v1/invoices?customer_id=${LUMEN.id.toUpperCase()}&limit=50`);
+    return (
+      answer.status === 200 &&
+      list(answer.body, 'items').some(
+        (invoice) => String(at(invoice, 'customer_id')).toLowerCase() !== LUMEN.id,
+      )
+    );
+  },
+  'recurring=TRUE read as false': async (s) => {
+    // The docs read true or false only: TRUE is a 400.
+    const answer = await call(s, '/v1/invoices?recurring=TRUE&limit=50');
+    const items = list(answer.body, 'items');
+    return (
+      answer.status === 200 &&
+      items.length > 0 &&
+      items.every((invoice) => at(invoice, 'recurring') === false)
+    );
+  },
+  'issued_after offset ignored': async (s) => {
+    const bound = '2024-03-17T05:30:00+05:30';
+    const expected = idsOf(expectInvoices((i) => instant(i.issued_at) >= instant(bound)));
+    // Some invoice lies between the bound and its wall-clock time read as UTC.
+    const between = INVOICES.filter(
+      (i) =>
+        instant(i.issued_at) >= instant(bound) &&
+        instant(i.issued_at) < instant('2024-03-17T05:30:00Z'),
+    );
+    if (between.length === 0) throw new Error('billing.yaml: nothing between the two readings');
+    const found = itemIds(await call(s, `/v1/invoices?issued_after=${enc(bound)}&limit=50`));
+    return (
+      found.every((id) => expected.includes(String(id))) &&
+      between.every((invoice) => !found.includes(invoice.id))
+    );
+  },
+  'amount_max=0 ignored': async (s) => {
+    const zero = INVOICES.filter((i) => i.amount === 0);
+    if (zero.length === 0 || zero.length === INVOICES.length) {
+      throw new Error('billing.yaml: amount 0 does not part the invoices');
+    }
+    const answer = await call(s, '/v1/invoices?amount_max=0&limit=50');
+    return answer.status === 200 && at(answer.body, 'meta', 'total') === INVOICES.length;
+  },
+  'q folds ASCII letters only': async (s) => {
+    const cafe = CUSTOMERS.find((c) => c.name.includes('Øresund'));
+    if (cafe === undefined) throw new Error('billing.yaml: no Øresund');
+    const folded = await call(s, `/v1/customers?q=${enc('øresund')}`);
+    const ascii = await call(s, '/v1/customers?q=ADA');
+    return (
+      folded.status === 200 &&
+      !arrayIds(folded).includes(cafe.id) &&
+      arrayIds(ascii).length === CUSTOMERS.filter((c) => /ada/i.test(c.name)).length
+    );
+  },
+  'second sort key takes the first key direction': async (s) => {
+    const draft = (i: FixtureInvoice): boolean => i.status === 'draft';
+    const asked = idsOf(expectInvoices(draft, 'status,-amount'));
+    const ascending = idsOf(expectInvoices(draft, 'status,amount'));
+    const ids = itemIds(await call(s, '/v1/invoices?sort=status,-amount&status=draft&limit=50'));
+    return !sameIds(asked, ascending) && sameIds(ids, ascending);
+  },
+  'unknown sort field is a 500': async (s) =>
+    (await call(s, '/v1/invoices?sort=currency')).status === 500,
+  'meta.limit missing without limit': async (s) => {
+    const meta = at((await call(s, '/v1/invoices')).body, 'meta');
+    const given = at((await call(s, '/v1/invoices?limit=20')).body, 'meta', 'limit');
+    return isObject(meta) && !('limit' in meta) && given === 20;
+  },
+  'links drop recurring': async (s) => {
+    if (INVOICES.filter((i) => i.recurring).length <= 5) {
+      throw new Error('billing.yaml: 5 recurring invoices or fewer, no next page');
+    }
+    const next = at((await call(s, '/v1/invoices?recurring=true&limit=5')).body, 'links', 'next');
+    return (
+      typeof next === 'string' && param(next, 'recurring') === null && param(next, 'limit') === '5'
+    );
+  },
+  'Link header repeats the page asked': async (s) => {
+    // 12 customers, 5 a page: page 2 has a next.
+    if (CUSTOMERS.length <= 10) throw new Error('billing.yaml: no third page of 5 customers');
+    const next = links(await call(s, '/v1/customers?limit=5&page=2'))['next'];
+    return next !== undefined && new URL(next).searchParams.getAll('page').length > 1;
+  },
+  'partner sees every field when the list is sorted': async (s) => {
+    const hasEmail = (answer: Answer): boolean =>
+      list(answer.body).some((customer) => at(customer, 'email') !== undefined);
+    const sorted = await call(s, '/v1/customers?sort=name', { auth: 'partner' });
+    const plain = await call(s, '/v1/customers', { auth: 'partner' });
+    return sorted.status === 200 && hasEmail(sorted) && !hasEmail(plain);
+  },
+  'HEAD as partner has the support view length': async (s) => {
+    const path = `/v1/customers/${LUMEN.id}`;
+    const get = await call(s, path, { auth: 'partner' });
+    const head = await call(s, path, { auth: 'partner', method: 'HEAD' });
+    return (
+      get.status === 200 &&
+      head.status === 200 &&
+      head.headers.get('content-length') !== String(Buffer.byteLength(get.text))
+    );
+  },
+  'upper-case customer id refused': async (s) =>
+    (await call(s, `/v1/customers/${LUMEN.id.toUpperCase()}`)).status === 400,
+  'trailing slash on an item is 404': async (s) => {
+    const id = 'inv_xm2eo9';
+    if (!INVOICES.some((i) => i.id === id)) throw new Error(`billing.yaml: no ${id}`);
+    const plain = await call(s, `/v1/invoices/${id}`);
+    return plain.status === 200 && isProblem(await call(s, `/v1/invoices/${id}/`), 404);
+  },
+  '401 problem says status 403': async (s) => {
+    const answer = await call(s, '/v1/invoices', { auth: null });
+    return answer.status === 401 && at(answer.body, 'status') === 403;
+  },
+  'errors name only the first bad parameter': async (s) => {
+    const answer = await call(s, '/v1/invoices?limit=0&page=0');
+    return answer.status === 400 && namedParameters(answer).length === 1;
+  },
+  '405 without Allow': async (s) => {
+    const answer = await call(s, '/v1/invoices', { method: 'POST' });
+    return answer.status === 405 && answer.headers.get('allow') === null;
+  },
+  'Accept read from its first media range': async (s) =>
+    (await call(s, '/v1/invoices', { headers: { accept: 'text/html, application/json;q=0.9' } }))
+      .status === 406,
+  'bearer scheme case-sensitive': async (s) =>
+    (await call(s, '/v1/invoices', { auth: { authorization: `bearer ${s.tokens.partner}` } }))
+      .status === 401,
+  'two spaces after Bearer refused': async (s) =>
+    (await call(s, '/v1/invoices', { auth: { authorization: `Bearer  ${s.tokens.support}` } }))
+      .status === 401,
   // Different
   'customer names in locale order': async (s) => {
     const names = list((await call(s, '/v1/customers?sort=name')).body).map((c) => at(c, 'name'));

@@ -464,7 +464,7 @@ export interface SortKey {
 function sortKeys(
   raw: string,
   fields: readonly string[],
-  unknownFields: 'reject' | 'ignore',
+  unknownFields: 'reject' | 'ignore' | 'throw',
 ): Parsed<readonly SortKey[]> {
   if (!/^-?[a-z_]+(,-?[a-z_]+)*$/.test(raw)) {
     return fail('must be fields, comma-separated, each with an optional leading -');
@@ -475,6 +475,8 @@ function sortKeys(
     const field = descending ? part.slice(1) : part;
     if (!fields.includes(field)) {
       if (unknownFields === 'ignore') continue;
+      // As code that looks the field's comparer up and calls it does.
+      if (unknownFields === 'throw') throw new TypeError(`comparers.${field} is not a function`);
       return fail(`cannot order by ${field}: one of ${fields.join(', ')}`);
     }
     if (keys.some((key) => key.field === field)) return fail(`names ${field} twice`);
@@ -634,6 +636,10 @@ export interface ViewContext {
   readonly place: 'list' | 'item';
   /** Whether the list request gave a filter (sort, limit and page are none); an item: false. */
   readonly filtered: boolean;
+  /** Whether the list request gave sort; an item: false. */
+  readonly sorted: boolean;
+  /** The request's method (GET or HEAD). */
+  readonly method: string;
 }
 
 /** listCustomers and getCustomer `views`: support { rest: true }; partner id, name, country. */
@@ -656,6 +662,8 @@ export interface ReplyContext {
   /** The operation; undefined for an unknown path, a 405 and OPTIONS. */
   readonly operation: Operation | undefined;
   readonly method: string;
+  /** The request target as sent (path and query). */
+  readonly target: string;
 }
 
 const JSON_TYPE = 'application/json';
@@ -702,11 +710,11 @@ function withHeaders(
   return { ...reply, headers: { ...reply.headers, ...headers } };
 }
 
-type AuthOutcome =
+export type AuthOutcome =
   { readonly kind: 'level'; readonly level: Level } | { readonly kind: 'missing' | 'invalid' };
 
 /** RFC 6750 §2.1: `Bearer <token>`, the scheme case-insensitive; another scheme is no token. */
-function authenticateBearer(authorization: string | undefined, tokens: Tokens): AuthOutcome {
+export function authenticateBearer(authorization: string | undefined, tokens: Tokens): AuthOutcome {
   const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(authorization ?? '');
   if (match?.[1]?.toLowerCase() !== 'bearer') return { kind: 'missing' };
   const token = match[2];
@@ -813,8 +821,11 @@ export interface BillingOptions {
   readonly parseBoolean?: (raw: string) => Parsed<boolean>;
   /** How `issued_after` and `created_after` are read (the reference: RFC 3339 date-times). */
   readonly parseDateTimeParameter?: (raw: string) => Parsed<Instant>;
-  /** Sort fields not listed: refused (the reference) or dropped. */
-  readonly unknownSortFields?: 'reject' | 'ignore';
+  /**
+   * listInvoices' sort fields not listed: refused (the reference), dropped, or a TypeError thrown
+   * (a 500 problem).
+   */
+  readonly unknownSortFields?: 'reject' | 'ignore' | 'throw';
   /** The sort keys applied, from the ones read. */
   readonly sortKeysOf?: (keys: readonly SortKey[], operation: Operation) => readonly SortKey[];
   /** listInvoices' order without a sort parameter (the reference: -issued_at). */
@@ -872,6 +883,12 @@ export interface BillingOptions {
   readonly invoiceIdOf?: (segment: string) => string | undefined;
   /** The key a customer is looked up by, from a valid UUID (the reference: the text itself). */
   readonly customerKeyOf?: (id: string) => string;
+  /** The path routed, from the request's (the reference: itself); undefined: no resource (404). */
+  readonly routePath?: (pathname: string) => string | undefined;
+  /** The level an Authorization header gives (the reference: authenticateBearer). */
+  readonly authenticate?: (authorization: string | undefined, tokens: Tokens) => AuthOutcome;
+  /** Whether an Accept header admits application/json (the reference: acceptsJson). */
+  readonly accepts?: (accept: string | undefined) => boolean;
   /** Whether a level is refused an operation with a 403 (the reference: never). */
   readonly forbidden?: (operation: Operation, level: Level) => boolean;
   /** Rewrites every reply just before it is sent. */
@@ -883,6 +900,12 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Link, WWW-Authenticate, Allow',
 };
+
+/** Who asks, and how: a customer's view depends on both. */
+interface Caller {
+  readonly level: Level;
+  readonly method: string;
+}
 
 interface Answered {
   readonly operation: Operation | undefined;
@@ -936,7 +959,11 @@ class BillingService {
     let reply = withHeaders(answered.reply, CORS_HEADERS);
     const rewrite = this.options.rewrite;
     if (rewrite !== undefined) {
-      reply = rewrite(reply, { operation: answered.operation, method: request.method ?? 'GET' });
+      reply = rewrite(reply, {
+        operation: answered.operation,
+        method: request.method ?? 'GET',
+        target: request.url ?? '/',
+      });
     }
     return { operation: answered.operation, reply };
   }
@@ -951,7 +978,8 @@ class BillingService {
     } catch {
       return none(problem('invalid-parameters', 'The request target is not a URL.'));
     }
-    const route = matchRoute(url.pathname);
+    const routed = this.options.routePath ? this.options.routePath(url.pathname) : url.pathname;
+    const route = routed === undefined ? undefined : matchRoute(routed);
     if (route === undefined) {
       return none(problem('not-found', `No resource has the path ${url.pathname}.`));
     }
@@ -966,13 +994,16 @@ class BillingService {
     }
     const operation = OPERATIONS[route.kind];
     const answered = (reply: Reply): Answered => ({ operation, reply });
-    const outcome = authenticateBearer(request.headers.authorization, this.tokens);
+    const outcome = (this.options.authenticate ?? authenticateBearer)(
+      request.headers.authorization,
+      this.tokens,
+    );
     if (outcome.kind !== 'level') return answered(unauthorized(outcome.kind === 'invalid'));
     const level = outcome.level;
     if (this.options.forbidden?.(operation, level) === true) {
       return answered(problem('forbidden', `The ${level} level may not call ${operation}.`));
     }
-    if (!acceptsJson(request.headers.accept)) {
+    if (!(this.options.accepts ?? acceptsJson)(request.headers.accept)) {
       return answered(
         problem('not-acceptable', 'Answers are application/json; Accept excludes it.'),
       );
@@ -983,11 +1014,11 @@ class BillingService {
       case 'invoices':
         return answered(this.listInvoices(pairs, errors, origin));
       case 'customers':
-        return answered(this.listCustomers(pairs, errors, level, origin, raw));
+        return answered(this.listCustomers(pairs, errors, { level, method }, origin, raw));
       case 'invoice':
         return answered(this.getInvoice(route.segment, pairs, errors));
       case 'customer':
-        return answered(this.getCustomer(route.segment, pairs, errors, level));
+        return answered(this.getCustomer(route.segment, pairs, errors, { level, method }));
     }
   }
 
@@ -1196,7 +1227,7 @@ class BillingService {
   private listCustomers(
     pairs: readonly [string, string][],
     errors: ParameterError[],
-    level: Level,
+    caller: Caller,
     origin: string,
     target: string,
   ): Reply {
@@ -1218,7 +1249,12 @@ class BillingService {
     return json(
       200,
       page.items.map((customer) =>
-        this.customerView(customer, { level, place: 'list', filtered: plan.given.length > 0 }),
+        this.customerView(customer, {
+          ...caller,
+          place: 'list',
+          filtered: plan.given.length > 0,
+          sorted: plan.sortGiven !== undefined,
+        }),
       ),
       { link: header, ...this.options.listHeaders?.('listCustomers', page.total) },
     );
@@ -1251,7 +1287,7 @@ class BillingService {
     segment: string,
     pairs: readonly [string, string][],
     errors: ParameterError[],
-    level: Level,
+    caller: Caller,
   ): Reply {
     singleValues(pairs, [], 'reject', errors);
     const decoded = (this.options.decodeItemSegment ?? decodePath)(segment, 'getCustomer');
@@ -1262,7 +1298,12 @@ class BillingService {
     const key = this.options.customerKeyOf?.(decoded) ?? decoded;
     const customer = this.customersById.get(key);
     if (customer === undefined) return problem('not-found', `No customer has the id ${decoded}.`);
-    const data = this.customerView(customer, { level, place: 'item', filtered: false });
+    const data = this.customerView(customer, {
+      ...caller,
+      place: 'item',
+      filtered: false,
+      sorted: false,
+    });
     return json(200, { data });
   }
 
@@ -1387,6 +1428,16 @@ function server(
   options: BillingOptions = {},
 ): BillingServer {
   return { name, kind, rule, level, start: (start) => startBillingServer(options, start) };
+}
+
+/** A variant that breaks one rule, as the later rounds' files write them. */
+export function brokenBilling(
+  name: string,
+  level: BillingServer['level'],
+  rule: string,
+  options: BillingOptions,
+): BillingServer {
+  return server(name, 'broken', level, rule, options);
 }
 
 export const BILLING_REFERENCE: BillingServer = server(

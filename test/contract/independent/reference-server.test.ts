@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROKEN_EDGES } from './broken-edges.ts';
 import { ROUND6_STOCK } from './broken-round6.ts';
 import { ROUND7_STOCK } from './broken-round7.ts';
-import { makeCatalogue } from './catalogue.ts';
+import { ROUND8_STOCK } from './broken-round8.ts';
+import { makeCatalogue, type Product } from './catalogue.ts';
 import { DIFFERENT_MORE } from './different-more.ts';
 import { startReferenceServer } from './reference-server.ts';
 import { INDEPENDENT_SERVERS, REFERENCE, type RunningServer, type VariantSpec } from './servers.ts';
@@ -924,6 +925,522 @@ describe('the round 7 variants (broken), against the reference', () => {
       expect(ids(await call(server, '/v1/stock?limit=5&page=2'))).toEqual(
         catalogueIds.slice(5, 10),
       );
+    });
+  });
+});
+
+interface WireAnswer {
+  /** The bytes received since the request was written, as Latin-1 text. */
+  readonly received: string;
+  /** Whether the server had closed the connection when the answer settled. */
+  readonly closed: boolean;
+}
+
+interface Wire {
+  /**
+   * Writes exact bytes; settles once the server closes the connection, or once it has been quiet
+   * for a while after answering (or has not answered at all within 5 s).
+   */
+  send(bytes: string): Promise<WireAnswer>;
+  destroy(): void;
+}
+
+/** One TCP connection to `server`, for requests whose exact bytes or connection matter. */
+async function openWire(server: RunningServer, quietMs = 300): Promise<Wire> {
+  const { hostname, port } = new URL(server.url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let received = Buffer.alloc(0);
+  let closed = false;
+  let settle: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wait = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => settle?.(), ms);
+  };
+  socket.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    wait(quietMs);
+  });
+  for (const event of ['end', 'close', 'error']) {
+    socket.on(event, () => {
+      closed = true;
+      settle?.();
+    });
+  }
+  return {
+    send: (bytes) =>
+      new Promise((resolve) => {
+        received = Buffer.alloc(0);
+        settle = () => {
+          clearTimeout(timer);
+          settle = undefined;
+          resolve({ received: received.toString('latin1'), closed });
+        };
+        socket.write(bytes);
+        wait(5000);
+      }),
+    destroy: () => {
+      socket.destroy();
+    },
+  };
+}
+
+/** An HTTP/1.1 GET as exact bytes, with the given header lines. */
+function getBytes(server: RunningServer, path: string, lines: readonly string[]): string {
+  return [`GET ${path} HTTP/1.1`, `Host: ${new URL(server.url).host}`, ...lines, '', ''].join(
+    '\r\n',
+  );
+}
+
+const statusLine = (answer: WireAnswer): number =>
+  Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer.received)?.[1]);
+
+/** The value of the first header line named `name` in a raw answer. */
+function rawHeader(answer: WireAnswer, name: string): string | undefined {
+  const head = answer.received.split('\r\n\r\n')[0] ?? '';
+  const line = head.split('\r\n').find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line?.slice(name.length + 1).trim();
+}
+
+describe('the round 8 variants (broken), against the reference', () => {
+  let reference: RunningServer;
+  beforeAll(async () => {
+    reference = await REFERENCE.start();
+  });
+  afterAll(async () => {
+    await reference.close();
+  });
+  const run = (name: string, use: (server: RunningServer) => Promise<void>) =>
+    withVariant(ROUND8_STOCK, name, use);
+  /** The default catalogue in PRODUCT.md's order (by id, ascending). */
+  const byId: readonly Product[] = [...makeCatalogue('default')].sort((a, b) => a.id - b.id);
+  const idsOf = (products: readonly Product[]): number[] => products.map((p) => p.id);
+  const namesOf = (products: readonly Product[]): string[] => products.map((p) => p.name);
+  const incoming = byId.filter((p) => p.status === 'incoming');
+  const ids = (answer: Answer): number[] => list(answer).data.map((item) => item.product_id);
+  const badParameters = (answer: Answer): string[] =>
+    (problem(answer).errors ?? []).map((error) => error.parameter);
+  const asStatus: Call = { token: 'status' };
+
+  it('are 20, named uniquely among all variants, broken, mostly at the interface level', () => {
+    expect(ROUND8_STOCK).toHaveLength(20);
+    const added = ROUND8_STOCK.map((s) => s.name);
+    expect(new Set(added).size).toBe(added.length);
+    const all = INDEPENDENT_SERVERS.map((s) => s.name);
+    expect(all.filter((name) => added.includes(name))).toEqual(added);
+    expect(ROUND8_STOCK.every((s) => s.kind === 'broken' && s.rule.length > 80)).toBe(true);
+    expect(ROUND8_STOCK.filter((s) => s.level === 'interface').length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('next link concatenates the given page and 1', async () => {
+    const next = async (server: RunningServer, path: string) =>
+      pageOf(list(await call(server, path)).links.next);
+    const last = String(Math.ceil(byId.length / 10));
+    expect(await next(reference, '/v1/stock?page=2')).toBe('3');
+    expect(await next(reference, '/v1/stock?page=1&limit=5')).toBe('2');
+    await run('next link concatenates the given page and 1', async (server) => {
+      expect(await next(server, '/v1/stock?page=2')).toBe('21');
+      expect(await next(server, '/v1/stock?page=1&limit=5')).toBe('11');
+      // Without page, next is right; prev, first and last are right whatever the query.
+      expect(await next(server, '/v1/stock')).toBe('2');
+      const links = list(await call(server, '/v1/stock?page=2')).links;
+      expect([pageOf(links.first), pageOf(links.prev), pageOf(links.last)]).toEqual([
+        '1',
+        '1',
+        last,
+      ]);
+      expect(list(await call(server, `/v1/stock?page=${last}`)).links.next).toBeNull();
+    });
+  });
+
+  it('one-item last page merged into the page before', async () => {
+    // 60 products at limit 59: two pages, the second holding the 60th product alone.
+    const limit = byId.length - 1;
+    expect(byId.length % limit).toBe(1);
+    const right = list(await call(reference, `/v1/stock?limit=${limit}`));
+    expect(right.data.map((item) => item.product_id)).toEqual(idsOf(byId.slice(0, limit)));
+    expect(pageOf(right.links.next)).toBe('2');
+    expect(pageOf(right.links.last)).toBe('2');
+    expect(ids(await call(reference, `/v1/stock?limit=${limit}&page=2`))).toEqual(
+      idsOf(byId.slice(limit)),
+    );
+    // The incoming products (12) at limit 11: the same shape under a filter.
+    const incomingLimit = incoming.length - 1;
+    const incomingPath = `/v1/stock?status=incoming&limit=${incomingLimit}`;
+    expect(ids(await call(reference, incomingPath))).toEqual(
+      idsOf(incoming.slice(0, incomingLimit)),
+    );
+    await run('one-item last page merged into the page before', async (server) => {
+      const merged = list(await call(server, `/v1/stock?limit=${limit}`));
+      expect(merged.data.map((item) => item.product_id)).toEqual(idsOf(byId));
+      expect(merged.data.length).toBeGreaterThan(limit);
+      expect(merged.links.next).toBeNull();
+      expect(pageOf(merged.links.last)).toBe('1');
+      expect(ids(await call(server, `/v1/stock?limit=${limit}&page=2`))).toEqual([]);
+      expect(ids(await call(server, incomingPath))).toEqual(idsOf(incoming));
+      // A last page of several items is paged as the reference pages it: 60 = 8 × 7 + 4.
+      expect(ids(await call(server, '/v1/stock?limit=7&page=9'))).toEqual(idsOf(byId.slice(56)));
+    });
+  });
+
+  it('last link drops the filters', async () => {
+    const path = '/v1/stock?status=incoming&limit=5';
+    const lastPage = String(Math.ceil(incoming.length / 5));
+    const right = list(await call(reference, path)).links;
+    expect(Object.fromEntries(new URL(right.last).searchParams)).toEqual({
+      status: 'incoming',
+      limit: '5',
+      page: lastPage,
+    });
+    expect(ids(await call(reference, right.last))).toEqual(idsOf(incoming.slice(10, 15)));
+    await run('last link drops the filters', async (server) => {
+      const links = list(await call(server, path)).links;
+      expect(Object.fromEntries(new URL(links.last).searchParams)).toEqual({
+        limit: '5',
+        page: lastPage,
+      });
+      // Followed, it lands on a page of the unfiltered list.
+      expect(ids(await call(server, links.last))).toEqual(idsOf(byId.slice(10, 15)));
+      expect(new URL(links.first).searchParams.get('status')).toBe('incoming');
+      expect(new URL(links.next ?? '').searchParams.get('status')).toBe('incoming');
+    });
+  });
+
+  it('status filter applied after paging', async () => {
+    const path = '/v1/stock?status=incoming&limit=5';
+    const right = list(await call(reference, path));
+    expect(right.data.map((item) => item.product_id)).toEqual(idsOf(incoming.slice(0, 5)));
+    expect(pageOf(right.links.last)).toBe(String(Math.ceil(incoming.length / 5)));
+    await run('status filter applied after paging', async (server) => {
+      const page = list(await call(server, path));
+      const firstFive = byId.slice(0, 5).filter((p) => p.status === 'incoming');
+      expect(page.data.map((item) => item.product_id)).toEqual(idsOf(firstFive));
+      expect(page.data.length).toBeLessThan(5);
+      expect(pageOf(page.links.last)).toBe(String(Math.ceil(byId.length / 5)));
+      // The name filter is applied before paging, as the reference applies it.
+      expect(ids(await call(server, '/v1/stock?name=table&limit=5'))).toEqual(
+        ids(await call(reference, '/v1/stock?name=table&limit=5')),
+      );
+    });
+  });
+
+  it('a given limit becomes the default of later requests', async () => {
+    expect(ids(await call(reference, '/v1/stock?limit=20'))).toHaveLength(20);
+    expect(ids(await call(reference, '/v1/stock'))).toEqual(idsOf(byId.slice(0, 10)));
+    await run('a given limit becomes the default of later requests', async (server) => {
+      expect(ids(await call(server, '/v1/stock'))).toEqual(idsOf(byId.slice(0, 10)));
+      expect(ids(await call(server, '/v1/stock?limit=20'))).toEqual(idsOf(byId.slice(0, 20)));
+      // Later requests without limit, from either token, get 20 items.
+      expect(ids(await call(server, '/v1/stock'))).toEqual(idsOf(byId.slice(0, 20)));
+      expect(ids(await call(server, '/v1/stock', asStatus))).toEqual(idsOf(byId.slice(0, 20)));
+    });
+  });
+
+  it('name filter ignores accents', async () => {
+    const path = `/v1/products?name=${encodeURIComponent('Cafe table')}`;
+    // PRODUCT.md: every character literal, case folded, composed and decomposed alike.
+    const literal = byId.filter((p) =>
+      p.name.normalize('NFC').toLowerCase().includes('cafe table'),
+    );
+    expect(literal).toEqual([]);
+    expect(names(await call(reference, path))).toEqual([]);
+    await run('name filter ignores accents', async (server) => {
+      const unaccented = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '');
+      const found = byId.filter((p) => unaccented(p.name).toLowerCase().includes('cafe table'));
+      expect(namesOf(found)).toEqual(['Caf\u00e9 table']);
+      expect(names(await call(server, path))).toEqual(namesOf(found));
+      expect(names(await call(server, '/v1/products?name=oak'))).toEqual(
+        names(await call(reference, '/v1/products?name=oak')),
+      );
+    });
+  });
+
+  it('name filter folds case under the Turkish locale', async () => {
+    const matching = (needle: string) =>
+      namesOf(byId.filter((p) => p.name.toUpperCase().includes(needle.toUpperCase())));
+    const turkish = (text: string) => text.toLocaleUpperCase('tr').toLocaleLowerCase('tr');
+    const turkishMatching = (needle: string) =>
+      namesOf(byId.filter((p) => turkish(p.name).includes(turkish(needle))));
+    for (const needle of ['LINEN', 'sign']) {
+      expect(matching(needle)).not.toEqual(turkishMatching(needle));
+    }
+    expect(matching('LINEN')).toEqual(['Linen armchair']);
+    expect(matching('sign')).toContain('CAF\u00c9 SIGN');
+    for (const needle of ['LINEN', 'sign', 'oak']) {
+      expect(names(await call(reference, `/v1/products?name=${needle}`)), needle).toEqual(
+        matching(needle),
+      );
+    }
+    await run('name filter folds case under the Turkish locale', async (server) => {
+      for (const needle of ['LINEN', 'sign', 'oak']) {
+        expect(names(await call(server, `/v1/products?name=${needle}`)), needle).toEqual(
+          turkishMatching(needle),
+        );
+      }
+      expect(names(await call(server, '/v1/products?name=LINEN'))).toEqual([]);
+      expect(names(await call(server, '/v1/products?name=oak'))).toEqual(matching('oak'));
+    });
+  });
+
+  it('percent-encoded plus read as a space', async () => {
+    const plus = namesOf(byId.filter((p) => p.name.includes('C++')));
+    expect(plus).toEqual(['C++ desk organiser']);
+    expect(names(await call(reference, '/v1/products?name=C%2B%2B'))).toEqual(plus);
+    await run('percent-encoded plus read as a space', async (server) => {
+      const spaces = namesOf(byId.filter((p) => p.name.toLowerCase().includes('c  ')));
+      expect(names(await call(server, '/v1/products?name=C%2B%2B'))).toEqual(spaces);
+      expect(spaces).toEqual([]);
+      // A + or %20 is a space, as the reference reads it.
+      expect(names(await call(server, '/v1/products?name=oak+chair'))).toEqual(
+        names(await call(reference, '/v1/products?name=oak%20chair')),
+      );
+    });
+  });
+
+  it('malformed percent escape in the query crashes with 500', async () => {
+    const wool = idsOf(byId.filter((p) => p.name.includes('100%')));
+    expect(wool).toHaveLength(1);
+    // The WHATWG URL standard reads a % that starts no escape as itself.
+    expect(ids(await call(reference, '/v1/stock?name=100%'))).toEqual(wool);
+    expect((await call(reference, '/v1/stock?name=%FF')).status).toBe(200);
+    await run('malformed percent escape in the query crashes with 500', async (server) => {
+      for (const path of ['/v1/stock?name=100%', '/v1/stock?name=%FF', '/v1/stock?name=%E2%82']) {
+        const answer = await call(server, path);
+        expect(answer.status, path).toBe(500);
+        expect(problem(answer).status, path).toBe(500);
+      }
+      expect(ids(await call(server, '/v1/stock?name=100%25'))).toEqual(wool);
+    });
+  });
+
+  it('parameter names matched case-insensitively', async () => {
+    const shouted = await call(reference, '/v1/stock?LIMIT=5');
+    expect(shouted.status).toBe(400);
+    expect(badParameters(shouted)).toEqual(['LIMIT']);
+    expect((await call(reference, '/v1/stock?Status=incoming')).status).toBe(400);
+    await run('parameter names matched case-insensitively', async (server) => {
+      expect(ids(await call(server, '/v1/stock?LIMIT=5'))).toEqual(idsOf(byId.slice(0, 5)));
+      expect(ids(await call(server, '/v1/stock?Status=incoming&limit=100'))).toEqual(
+        idsOf(incoming),
+      );
+      expect((await call(server, '/v1/stock?stauts=incoming')).status).toBe(400);
+    });
+  });
+
+  it('identical repeated parameter accepted', async () => {
+    const twice = await call(reference, '/v1/stock?status=incoming&status=incoming');
+    expect(twice.status).toBe(400);
+    expect(badParameters(twice)).toEqual(['status']);
+    await run('identical repeated parameter accepted', async (server) => {
+      const answer = await call(server, '/v1/stock?status=incoming&status=incoming');
+      expect(answer.status).toBe(200);
+      expect(ids(answer)).toEqual(idsOf(incoming.slice(0, 10)));
+      expect(ids(await call(server, '/v1/stock?limit=5&limit=5'))).toEqual(idsOf(byId.slice(0, 5)));
+      const different = await call(server, '/v1/stock?status=incoming&status=available');
+      expect(different.status).toBe(400);
+      expect(badParameters(different)).toEqual(['status']);
+    });
+  });
+
+  it('page read with Number()', async () => {
+    const lenient = ['2e0', '0x2', '%2B2', '2.0', '%202%20'];
+    for (const page of lenient) {
+      const answer = await call(reference, `/v1/stock?page=${page}`);
+      expect(answer.status, page).toBe(400);
+      expect(badParameters(answer), page).toEqual(['page']);
+    }
+    await run('page read with Number()', async (server) => {
+      for (const page of lenient) {
+        expect(ids(await call(server, `/v1/stock?page=${page}`)), page).toEqual(
+          idsOf(byId.slice(10, 20)),
+        );
+      }
+      for (const page of ['abc', '', '0', '2.5']) {
+        expect((await call(server, `/v1/stock?page=${page}`)).status, page).toBe(400);
+      }
+    });
+  });
+
+  it('path id read as Python int()', async () => {
+    const product = byId.find((p) => p.id >= 10 && p.id < 100);
+    expect(product).toBeDefined();
+    const digits = String(product?.id ?? 0);
+    const inScript = (zero: number) =>
+      encodeURIComponent(
+        Array.from(digits, (d) => String.fromCodePoint(zero + Number(d))).join(''),
+      );
+    const spellings = [
+      Array.from(digits).join('_'),
+      `%20${digits}%20`,
+      `%2B${digits}`,
+      inScript(0xff10), // fullwidth digits
+      inScript(0x0660), // Arabic-Indic digits
+    ];
+    for (const spelling of spellings) {
+      expect((await call(reference, `/v1/stock/${spelling}`)).status, spelling).toBe(400);
+    }
+    await run('path id read as Python int()', async (server) => {
+      const data = {
+        product_id: product?.id,
+        quantity: product?.quantity,
+        status: product?.status,
+      };
+      for (const spelling of spellings) {
+        expect((await call(server, `/v1/stock/${spelling}`)).json, spelling).toEqual({ data });
+      }
+      for (const spelling of ['abc', `${digits[0] ?? ''}__${digits.slice(1)}`, '0']) {
+        expect((await call(server, `/v1/stock/${spelling}`)).status, spelling).toBe(400);
+      }
+    });
+  });
+
+  it('quantity leaks to status tokens when filtering by status', async () => {
+    const path = '/v1/stock?status=available&limit=100';
+    const keys = (answer: Answer) => list(answer).data.map((item) => Object.keys(item).join());
+    const available = byId.filter((p) => p.status === 'available');
+    const right = await call(reference, path, asStatus);
+    expect(ids(right)).toEqual(idsOf(available));
+    expect(new Set(keys(right))).toEqual(new Set(['product_id,status']));
+    await run('quantity leaks to status tokens when filtering by status', async (server) => {
+      const leaked = list(await call(server, path, asStatus)).data;
+      expect(leaked).toEqual(
+        available.map((p) => ({ product_id: p.id, quantity: p.quantity, status: p.status })),
+      );
+      expect(new Set(keys(await call(server, '/v1/stock?limit=100', asStatus)))).toEqual(
+        new Set(['product_id,status']),
+      );
+      const single = await call(server, `/v1/stock/${available[0]?.id ?? 0}`, asStatus);
+      expect(Object.keys((single.json as { data: object }).data)).toEqual(['product_id', 'status']);
+    });
+  });
+
+  it('HEAD skips parameter validation', async () => {
+    const status = async (server: RunningServer, method: string, path: string) =>
+      (await call(server, path, { method })).status;
+    const length = async (server: RunningServer, method: string, path: string) =>
+      (await call(server, path, { method })).headers.get('content-length');
+    for (const path of ['/v1/stock?limit=0', '/v1/stock?stauts=x', '/v1/stock?page=1&page=2']) {
+      expect(await status(reference, 'GET', path), path).toBe(400);
+      expect(await status(reference, 'HEAD', path), path).toBe(400);
+    }
+    await run('HEAD skips parameter validation', async (server) => {
+      for (const path of ['/v1/stock?limit=0', '/v1/stock?stauts=x', '/v1/stock?page=1&page=2']) {
+        expect(await status(server, 'GET', path), path).toBe(400);
+        expect(await status(server, 'HEAD', path), path).toBe(200);
+      }
+      // The bad parameter dropped: the length of the list without it.
+      expect(await length(server, 'HEAD', '/v1/stock?limit=0')).toBe(
+        await length(server, 'GET', '/v1/stock'),
+      );
+      const valid = '/v1/stock?status=incoming&limit=3';
+      expect(await length(server, 'HEAD', valid)).toBe(await length(reference, 'GET', valid));
+    });
+  });
+
+  it('Connection: close ignored', async () => {
+    const lines = (server: RunningServer) => [
+      `Authorization: Bearer ${server.tokens.quantity}`,
+      'Accept: application/json',
+    ];
+    const wire = await openWire(reference);
+    try {
+      const answer = await wire.send(
+        getBytes(reference, '/v1/stock?limit=1', [...lines(reference), 'Connection: close']),
+      );
+      expect(statusLine(answer)).toBe(200);
+      expect(rawHeader(answer, 'connection')?.toLowerCase()).toBe('close');
+      expect(answer.closed).toBe(true);
+    } finally {
+      wire.destroy();
+    }
+    await run('Connection: close ignored', async (server) => {
+      const kept = await openWire(server);
+      try {
+        const request = getBytes(server, '/v1/stock?limit=1', [
+          ...lines(server),
+          'Connection: close',
+        ]);
+        const first = await kept.send(request);
+        expect(statusLine(first)).toBe(200);
+        expect(rawHeader(first, 'connection')?.toLowerCase()).toBe('keep-alive');
+        expect(first.closed).toBe(false);
+        // The next request on the connection the server kept open meets a parser that is done.
+        const second = await kept.send(getBytes(server, '/v1/stock?limit=1', lines(server)));
+        expect(statusLine(second)).toBe(400);
+      } finally {
+        kept.destroy();
+      }
+    });
+  });
+
+  it('second Accept field line ignored', async () => {
+    const exchange = async (server: RunningServer, accept: readonly string[]) => {
+      const wire = await openWire(server);
+      try {
+        const auth = `Authorization: Bearer ${server.tokens.status}`;
+        const request = getBytes(server, '/v1/stock?limit=1', [
+          auth,
+          ...accept,
+          'Connection: close',
+        ]);
+        return statusLine(await wire.send(request));
+      } finally {
+        wire.destroy();
+      }
+    };
+    const twoLines = ['Accept: text/html', 'Accept: application/json'];
+    expect(await exchange(reference, twoLines)).toBe(200);
+    expect(await exchange(reference, ['Accept: text/html'])).toBe(406);
+    await run('second Accept field line ignored', async (server) => {
+      expect(await exchange(server, twoLines)).toBe(406);
+      expect(await exchange(server, ['Accept: text/html, application/json'])).toBe(200);
+      expect(await exchange(server, ['Accept: application/json', 'Accept: text/html'])).toBe(200);
+    });
+  });
+
+  it('401 answers publicly cacheable without Vary: Authorization', async () => {
+    const missing = await call(reference, '/v1/stock', { token: 'none' });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('cache-control')).toBeNull();
+    await run('401 answers publicly cacheable without Vary: Authorization', async (server) => {
+      for (const options of [{ token: 'none' } as const, bearer('nope')]) {
+        const answer = await call(server, '/v1/stock', options);
+        expect(answer.status).toBe(401);
+        expect(answer.headers.get('cache-control')).toBe('public, max-age=300');
+        expect(answer.headers.get('vary')).toBeNull();
+        expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer realm="stockmock"/);
+      }
+      expect((await call(server, '/v1/stock')).headers.get('cache-control')).toBeNull();
+    });
+  });
+
+  it('400 names page as offset', async () => {
+    expect(badParameters(await call(reference, '/v1/stock?page=0'))).toEqual(['page']);
+    await run('400 names page as offset', async (server) => {
+      const answer = await call(server, '/v1/stock?page=0');
+      expect(answer.status).toBe(400);
+      expect(badParameters(answer)).toEqual(['offset']);
+      expect(badParameters(await call(server, '/v1/stock?limit=0'))).toEqual(['limit']);
+    });
+  });
+
+  it('truncated token accepted', async () => {
+    const truncated = reference.tokens.quantity.slice(0, -6);
+    const refused = await call(reference, '/v1/stock', bearer(truncated));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    await run('truncated token accepted', async (server) => {
+      const answer = await call(server, '/v1/stock', bearer(truncated));
+      expect(answer.status).toBe(200);
+      expect(list(answer).data[0]).toHaveProperty('quantity');
+      expect((await call(server, '/v1/stock', bearer(`${server.tokens.status}X`))).status).toBe(
+        401,
+      );
+      expect((await call(server, '/v1/stock', bearer('X'))).status).toBe(401);
     });
   });
 });

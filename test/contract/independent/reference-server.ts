@@ -220,6 +220,11 @@ export interface Faults {
   readonly headWithBody?: boolean;
   /** Rewrites every reply just before it is sent. */
   readonly rewrite?: (reply: Reply, context: ReplyContext) => Reply;
+  /**
+   * Adjusts node's response just before its head is written, for a fault in how the connection
+   * is handled (the reference: node's own handling, untouched).
+   */
+  readonly prepareResponse?: (request: IncomingMessage, response: ServerResponse) => void;
 }
 
 export interface ReferenceOptions {
@@ -664,6 +669,7 @@ function send(
     request.socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), bytes]));
     return;
   }
+  faults.prepareResponse?.(request, response);
   response.writeHead(reply.status, headers);
   if (request.method === 'HEAD' || bytes === undefined) response.end();
   else if (decisions.framing === 'chunked') {

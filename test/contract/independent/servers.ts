@@ -9,6 +9,7 @@ import { BROKEN_HTTP } from './broken-http.ts';
 import { ROUND5_STOCK } from './broken-round5.ts';
 import { ROUND6_STOCK } from './broken-round6.ts';
 import { ROUND7_STOCK } from './broken-round7.ts';
+import { ROUND8_STOCK } from './broken-round8.ts';
 import { DIFFERENT } from './different.ts';
 import { startReferenceServer, type ReferenceOptions } from './reference-server.ts';
 
@@ -69,6 +70,7 @@ export const INDEPENDENT_SERVERS: readonly IndependentServer[] = [
   ...ROUND5_STOCK,
   ...ROUND6_STOCK,
   ...ROUND7_STOCK,
+  ...ROUND8_STOCK,
 ].map(toServer);
 
 /** The correct reference, deciding everything as PRODUCT.md does. */
