@@ -16,6 +16,9 @@ export interface RawAnswer {
   readonly closed: boolean;
 }
 
+/** A header block larger than this is no answer the checker reads (Node's own limit is 16 KiB). */
+const MAX_HEADER_BYTES = 64 * 1024;
+
 /** How long a HEAD waits for bytes after the header block, where the server keeps the socket open. */
 const SETTLE_MS = 300;
 
@@ -44,13 +47,20 @@ export function rawRequest(
     const socket: Socket = secure
       ? connectTls({ host, port, servername: host })
       : connectTcp({ host, port });
-    const chunks: Buffer[] = [];
+    // The header block is kept; what follows it is only counted, however much a server sends.
+    let head = Buffer.alloc(0);
+    let headerEnd = -1;
+    let trailing = 0;
     let settle: NodeJS.Timeout | undefined;
     const finish = (closed: boolean) => {
       clearTimeout(timer);
       clearTimeout(settle);
       socket.destroy();
-      resolve(parse(Buffer.concat(chunks), closed));
+      resolve(
+        headerEnd < 0
+          ? { error: 'no complete header block came back' }
+          : parse(head.subarray(0, headerEnd), trailing, closed),
+      );
     };
     const timer = setTimeout(() => {
       finish(false);
@@ -60,8 +70,15 @@ export function rawRequest(
       resolve({ error: error.message });
     });
     socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      if (Buffer.concat(chunks).includes('\r\n\r\n')) {
+      if (headerEnd < 0) {
+        head = Buffer.concat([head, chunk]);
+        headerEnd = head.indexOf('\r\n\r\n');
+        if (headerEnd >= 0) trailing = head.length - headerEnd - 4;
+        else if (head.length > MAX_HEADER_BYTES) finish(false);
+      } else {
+        trailing += chunk.length;
+      }
+      if (headerEnd >= 0) {
         clearTimeout(settle);
         settle = setTimeout(() => {
           finish(false);
@@ -81,10 +98,12 @@ export function rawRequest(
   });
 }
 
-function parse(bytes: Buffer, closed: boolean): RawAnswer | { readonly error: string } {
-  const end = bytes.indexOf('\r\n\r\n');
-  if (end < 0) return { error: 'no complete header block came back' };
-  const [statusLine = '', ...fields] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+function parse(
+  block: Buffer,
+  trailing: number,
+  closed: boolean,
+): RawAnswer | { readonly error: string } {
+  const [statusLine = '', ...fields] = block.toString('latin1').split('\r\n');
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
   if (!Number.isInteger(status)) return { error: `not an HTTP status line: ${statusLine}` };
   const headers: Record<string, string> = {};
@@ -93,5 +112,5 @@ function parse(bytes: Buffer, closed: boolean): RawAnswer | { readonly error: st
     if (colon > 0)
       headers[field.slice(0, colon).trim().toLowerCase()] = field.slice(colon + 1).trim();
   }
-  return { status, headers, trailing: bytes.length - end - 4, closed };
+  return { status, headers, trailing, closed };
 }

@@ -33,6 +33,31 @@ const texts = new Map(
   await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8')] as const)),
 );
 
+/** Each edge `from → to` of a graph from which `to` reaches `from` again: a loop. */
+function loopsIn(
+  graph: ReadonlyMap<string, Iterable<string>>,
+  name: (node: string) => string,
+): string[] {
+  const loops: string[] = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const seen = new Set<string>();
+      const stack = [to];
+      while (stack.length > 0) {
+        const next = stack.pop() as string;
+        if (next === from) {
+          loops.push(`${name(from)} → ${name(to)} → … → ${name(from)}`);
+          break;
+        }
+        if (seen.has(next)) continue;
+        seen.add(next);
+        stack.push(...(graph.get(next) ?? []));
+      }
+    }
+  }
+  return loops;
+}
+
 describe('the folders of src/', () => {
   it('import each other one way only: no loop between folders', () => {
     const edges = new Map<string, Set<string>>();
@@ -44,24 +69,7 @@ describe('the folders of src/', () => {
         edges.set(from, (edges.get(from) ?? new Set()).add(to));
       }
     }
-    const loops: string[] = [];
-    for (const [from, targets] of edges) {
-      for (const to of targets) {
-        // A loop: `to` reaches `from` again.
-        const seen = new Set<string>();
-        const stack = [to];
-        while (stack.length > 0) {
-          const next = stack.pop() as string;
-          if (next === from) {
-            loops.push(`${from} → ${to} → … → ${from}`);
-            break;
-          }
-          if (seen.has(next)) continue;
-          seen.add(next);
-          stack.push(...(edges.get(next) ?? []));
-        }
-      }
-    }
+    const loops = loopsIn(edges, (name) => name);
     expect(loops).toEqual([]);
   });
 
@@ -77,25 +85,7 @@ describe('the folders of src/', () => {
         ),
       ]),
     );
-    const loops: string[] = [];
-    for (const [from, targets] of imports) {
-      for (const to of targets) {
-        const seen = new Set<string>();
-        const stack = [to];
-        while (stack.length > 0) {
-          const next = stack.pop() as string;
-          if (next === from) {
-            loops.push(
-              `${relative(src, from)} → ${relative(src, to)} → … → ${relative(src, from)}`,
-            );
-            break;
-          }
-          if (seen.has(next)) continue;
-          seen.add(next);
-          stack.push(...(imports.get(next) ?? []));
-        }
-      }
-    }
+    const loops = loopsIn(imports, (file) => relative(src, file));
     expect(loops).toEqual([]);
   });
 

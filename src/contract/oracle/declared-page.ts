@@ -74,17 +74,33 @@ export interface ListModel {
   readonly filters: readonly DeclaredFilter[];
   /** A filtered field's value in one of the most-seeing level's items. */
   valueOf(item: Item, field: string): unknown;
+  /** Each level's items by key, made once for every request the model answers. */
+  seenBy(level: string): ReadonlyMap<Id, Item>;
 }
 
 export function listModel(list: DeclaredList, learned: LearnedList): ListModel {
   const view =
     learned.holder === undefined ? undefined : viewFor(list.views, readerName(learned.holder));
   const memberFor = (field: string) => (view === undefined ? field : memberOf(view, field));
+  const byKey = new Map<string, ReadonlyMap<Id, Item>>();
   return {
     list,
     learned,
     filters: list.filters.filter((filter) => memberFor(filter.field) !== undefined),
     valueOf: (item, field) => item[memberFor(field) ?? field],
+    seenBy(level) {
+      let seen = byKey.get(level);
+      if (seen === undefined) {
+        const items = new Map<Id, Item>();
+        for (const item of learned.byLevel.get(level) ?? learned.items) {
+          const id = idOf(list.collection, item);
+          if (id !== undefined) items.set(id, item);
+        }
+        seen = items;
+        byKey.set(level, seen);
+      }
+      return seen;
+    },
   };
 }
 
@@ -129,11 +145,7 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
   if (verdicts.includes('open') || repeated) return { kind: 'open' };
 
   const level = learned.byLevel.get(readerName(request.as)) ?? learned.items;
-  const seen = new Map<Id, Item>();
-  for (const item of level) {
-    const id = idOf(collection, item);
-    if (id !== undefined) seen.set(id, item);
-  }
+  const seen = model.seenBy(readerName(request.as));
   const asked = model.filters.flatMap((filter) => {
     const raw = values.get(filter.parameter);
     return raw === undefined ? [] : [[filter, raw] as const];
