@@ -102,6 +102,8 @@ export interface DeclaredList extends Served {
   readonly sizeMaximum: number | undefined;
   readonly filters: readonly DeclaredFilter[];
   readonly sort: DeclaredSort | undefined;
+  /** Every query parameter the operation declares: how each value is judged. */
+  readonly rules: readonly ParameterRule[];
 }
 
 export interface DeclaredItem extends Served {
@@ -476,6 +478,7 @@ export function readDeclared(document: OpenAPIV3_1.Document): Declared {
       open,
       filters,
       sort: readSort(declaration['sort'], rules),
+      rules,
     });
   }
   return {

@@ -14,7 +14,7 @@ import {
 import type { Check, CheckContext, CheckResult, Failure, Level } from './check.ts';
 import { accessLevelChecks, crossLevelCheck } from './checks/access-levels.ts';
 import { filterChecks } from './checks/filters.ts';
-import { generatedCheck } from './checks/generated.ts';
+import { generatedInterfaceChecks } from './checks/generated-declared.ts';
 import { answerRuleFindings, httpRuleChecks } from './checks/http-rules.ts';
 import { credentialPlaces } from './credential-places.ts';
 import { negativeChecks } from './checks/negative.ts';
@@ -336,7 +336,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
   const operations = exampleOperationsOf(options.spec.dereferenced);
   const asGiven = await createResponseValidator(options.spec);
   const reading = readingOf(learned.tally, readingOfSpec(options.spec));
-  const interfaceValidator = await conformance.start(reading);
+  await conformance.start(reading);
   const context: CheckContext = {
     client,
     walk: memoWalk,
@@ -369,7 +369,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     ...singleItemChecks,
     ...accessLevelChecks,
     ...negativeChecks,
-    generatedCheck(options.spec.dereferenced, () => interfaceValidator),
+    ...generatedInterfaceChecks(options.spec.dereferenced),
   ];
   const checks: Check[] = [
     realDataCheck(interfaceServed, anySecured(options.spec.dereferenced)),

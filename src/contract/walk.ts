@@ -244,10 +244,15 @@ function lastPageOf(page: ListPage | undefined): number {
 
 /** A query parameter of a link; null where the link has none, or is no URL at all. */
 export function queryParameter(link: string, page: ListPage, name: string): string | null {
+  return queryParameters(link, page, name)[0] ?? null;
+}
+
+/** Every value a link's query gives a parameter, in order. */
+export function queryParameters(link: string, page: ListPage, name: string): string[] {
   try {
-    return new URL(resolveLink(link, page)).searchParams.get(name);
+    return new URL(resolveLink(link, page)).searchParams.getAll(name);
   } catch {
-    return null;
+    return [];
   }
 }
 

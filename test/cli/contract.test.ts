@@ -108,7 +108,7 @@ describe('stockmock contract', () => {
       io,
     );
     expect(lines[0]).toMatch(/^\[1\/\d+\] contract\.saw-real-data$/);
-    expect(lines.some((line) => line.includes('generated.list-requests'))).toBe(true);
+    expect(lines.some((line) => line.includes('generated.stock'))).toBe(true);
     expect(lines.at(-1)).toBe('');
   });
 

@@ -45,8 +45,8 @@ describe('stockmock contract on the billing example', () => {
       for (const id of [
         'sort./v1/invoices',
         'sort./v1/invoices.default',
-        'pagination./v1/invoices.envelope-numbers',
-        'pagination./v1/customers.links',
+        'generated./v1/invoices',
+        'pagination./v1/customers.links-absolute',
         'single./v1/invoices/{invoiceId}',
       ]) {
         expect(ids).toContain(id);

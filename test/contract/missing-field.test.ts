@@ -88,9 +88,8 @@ async function check(url: string, against: LoadedSpec = spec): Promise<Report> {
 }
 
 const outcome = (report: Report) =>
-  judgeAt(report, 'interface').results.find(
-    (result) => result.id === 'filters./v1/warehouses.manager',
-  )?.outcome.kind;
+  judgeAt(report, 'interface').results.find((result) => result.id === 'generated./v1/warehouses')
+    ?.outcome.kind;
 
 describe('a filter on a field some records lack', () => {
   it('keeps none of them in the stand-in, and every record that has a match', async () => {
@@ -140,13 +139,14 @@ describe('a filter on a field some records lack', () => {
 
 /**
  * A proxy to a stand-in that changes the query first: a service that reads some values its own
- * way, the rest as the stand-in does.
+ * way, the rest as the stand-in does. Its links name the proxy, as the service's own would.
  */
 async function proxied(
   target: Stockmock,
   rewrite: (query: URLSearchParams) => void,
   run: (url: string) => Promise<void>,
 ): Promise<void> {
+  let origin = '';
   const proxy: Server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://x');
@@ -156,13 +156,14 @@ async function proxied(
       });
       response
         .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' })
-        .end(await answer.text());
+        .end((await answer.text()).replaceAll(target.url, origin));
     })();
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = proxy.address() as AddressInfo;
-    await run(`http://127.0.0.1:${String(port)}`);
+    origin = `http://127.0.0.1:${String(port)}`;
+    await run(origin);
   } finally {
     await new Promise((resolve) => proxy.close(resolve));
   }
@@ -170,9 +171,7 @@ async function proxied(
 
 describe('a label some records lack', () => {
   const labelCheck = (report: Report) =>
-    judgeAt(report, 'interface').results.find(
-      (result) => result.id === 'filters./v1/warehouses.name',
-    );
+    judgeAt(report, 'interface').results.find((result) => result.id === 'generated./v1/warehouses');
 
   it('an empty needle keeps only the labelled records in the stand-in, and the checker agrees', async () => {
     const response = await fetch(`${labelled.url}/v1/warehouses?manager=&limit=100`, {
@@ -182,7 +181,7 @@ describe('a label some records lack', () => {
     expect(ids).toStrictEqual(warehouses.filter((w) => w.manager !== undefined).map((w) => w.id));
     const result = labelCheck(await check(labelled.url, labelledSpec));
     expect(result?.outcome.kind).toBe('passed');
-    expect(result?.title).toContain('a literal substring of the label');
+    expect(result?.observed).toMatch(/^\d+ requests/);
   });
 
   it('a service that reads an empty needle as no filter passes too', async () => {

@@ -48,7 +48,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'next link skips a page',
     level: 'interface',
-    caughtBy: 'pagination.stock.next-walks-all',
+    caughtBy: 'generated.stock',
     mutate: rewriteBody((body) =>
       body.links
         ? { ...body, links: { ...body.links, next: shiftPage(body.links['next'], 1) } }
@@ -58,7 +58,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'last page off by one',
     level: 'interface',
-    caughtBy: 'pagination.stock.links',
+    caughtBy: 'generated.stock',
     mutate: rewriteBody((body) =>
       body.links
         ? { ...body, links: { ...body.links, last: shiftPage(body.links['last'], 1) ?? '' } }
@@ -68,7 +68,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'prev not null on page 1',
     level: 'interface',
-    caughtBy: 'pagination.stock.links',
+    caughtBy: 'generated.stock',
     mutate: rewriteBody((body) =>
       body.links && body.links['prev'] === null
         ? { ...body, links: { ...body.links, prev: body.links['first'] ?? null } }
@@ -78,7 +78,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'duplicate item across pages',
     level: 'interface',
-    caughtBy: 'pagination.stock.next-walks-all',
+    caughtBy: 'generated.stock',
     mutate: (app, catalogs) => {
       rewriteBody((body, request) => {
         if (!isList(body) || body.data.length === 0 || Number(query(request)['page'] ?? 1) < 2)
@@ -96,7 +96,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'items unsorted within a page',
     level: 'interface',
-    caughtBy: 'pagination.stock.next-walks-all',
+    caughtBy: 'generated.stock',
     mutate: rewriteBody((body) =>
       isList(body) ? { ...body, data: [...body.data].reverse() } : body,
     ),
@@ -104,7 +104,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'default page size 20',
     level: 'interface',
-    caughtBy: 'pagination.stock.page-size',
+    caughtBy: 'generated.stock',
     mutate: (app) => {
       app.addHook('onRequest', async (request) => {
         if (request.url.startsWith('/v1/stock') && query(request)['limit'] === undefined)
@@ -115,7 +115,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'status filter ignored',
     level: 'interface',
-    caughtBy: 'filters.status',
+    caughtBy: 'generated.stock',
     mutate: (app) => {
       app.addHook('onRequest', async (request) => {
         delete query(request)['status'];

@@ -5,7 +5,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { answerRuleFindings } from '../../src/contract/checks/http-rules.ts';
-import { remainderLimits } from '../../src/contract/checks/pagination.ts';
+import { remainderSizes } from '../../src/contract/checks/generated-declared.ts';
 import { foldCase, foldLoosely } from '../../src/contract/oracle/fold-case.ts';
 import { instantsOf } from '../../src/contract/oracle/instants.ts';
 import {
@@ -238,29 +238,11 @@ describe('page sizes that leave each remainder on the last page', () => {
   // 1 000 000: 999 999 = 3³·7·11·13·37, so 99 leaves one; 100 divides it; one short needs a
   // divisor of 1 000 001 = 101·9901, none up to 100.
   it.each([
-    [
-      23,
-      [
-        { limit: 22, last: 'one item' },
-        { limit: 12, last: 'one short of full' },
-      ],
-    ],
-    [
-      42,
-      [
-        { limit: 41, last: 'one item' },
-        { limit: 21, last: 'exactly full' },
-      ],
-    ],
-    [
-      1_000_000,
-      [
-        { limit: 99, last: 'one item' },
-        { limit: 100, last: 'exactly full' },
-      ],
-    ],
+    [23, [22, 12]],
+    [42, [41, 21]],
+    [1_000_000, [99, 100]],
     [1, []],
   ])('%i items', (total, expected) => {
-    expect(remainderLimits(total, 100)).toEqual(expected);
+    expect(remainderSizes(total, 100)).toEqual(expected);
   });
 });

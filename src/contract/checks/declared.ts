@@ -6,7 +6,6 @@
  * checker (../declared.ts), and from the unfiltered walks.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Check, CheckContext, Failure, Findings } from '../check.ts';
 import { found, judgedSetting } from '../check.ts';
 import {
@@ -26,10 +25,8 @@ import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { standInSpellingChecks } from './stand-in-spellings.ts';
 import { everyOctet } from './text-values.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
-import { keeps, mayKeep } from '../oracle/filters.ts';
 import { readerName, readersOf } from '../learn.ts';
 import { foldCase } from '../oracle/fold-case.ts';
-import { instantsOf } from '../oracle/instants.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
 import {
@@ -42,140 +39,18 @@ import {
   type Item,
   type Id,
 } from '../walk.ts';
-import { bothApply, exactly, nameChecksOf, smallPage, walkFiltered } from './filters.ts';
-import { paginationChecksOf, type Sublist } from './pagination.ts';
+import { nameChecksOf, walkFiltered } from './filters.ts';
+import { paginationChecksOf } from './pagination.ts';
 import { pagingChecksOf } from './paging-shapes.ts';
 import { nestedChecksOf } from './nested.ts';
 import { generatedDeclaredChecks } from './generated-declared.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../../spec/pagination.ts';
 import { sortChecksOf } from './sorting.ts';
-import { envelopeNumbersCheck } from './envelope-numbers.ts';
 import { challengeFinding } from './http-rules.ts';
 import { sample } from './single-item.ts';
 import { unknownKey } from '../unknown-key.ts';
 
 // ---- filters by match kind --------------------------------------------------------------------
-
-/**
- * Values that tell a working filter from one that ignores its parameter or reads it otherwise:
- * served values that keep some items but not all (a bound at a served number, so that whether it
- * is inclusive shows), and a piece of a served text for `contains`.
- */
-function probeValues(filter: DeclaredFilter, values: readonly unknown[]): string[] {
-  const counts = new Map<string, number>();
-  for (const value of values) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
-    }
-  }
-  const byCount = [...counts].sort((a, b) => a[1] - b[1]).map(([text]) => text);
-  if (filter.match === 'exact') {
-    const narrowing = byCount.filter((text) => (counts.get(text) ?? 0) < values.length);
-    // A piece of a served text too: equal is not "contains" nor "starts with".
-    const text = values.find((value) => typeof value === 'string' && value.length >= 2);
-    const piece = typeof text === 'string' ? text.slice(0, -1) : undefined;
-    // In another case: an exact match is not a case-insensitive one. Not for UUIDs, which
-    // RFC 9562 §4 lets a service read in any case.
-    const cased = isUuid(filter.schema)
-      ? undefined
-      : values.find(
-          (value) => typeof value === 'string' && value.toUpperCase() !== value.toLowerCase(),
-        );
-    const swapped =
-      typeof cased === 'string'
-        ? cased === cased.toUpperCase()
-          ? cased.toLowerCase()
-          : cased.toUpperCase()
-        : undefined;
-    // With spaces around it: an exact match does not trim.
-    const spaced = typeof text === 'string' ? ` ${text} ` : undefined;
-    // A served text beyond ASCII held by several items: its links must carry it as UTF-8.
-    const unicode = byCount
-      .filter((probe) => /[^\p{ASCII}]/u.test(probe) && (counts.get(probe) ?? 0) >= 2)
-      .at(-1);
-    return [
-      ...new Set([narrowing[0], narrowing.at(-1), byCount[0], piece, swapped, spaced, unicode]),
-    ].filter((probe) => probe !== undefined);
-  }
-  if (filter.match === 'contains') {
-    const texts = values.filter((value) => typeof value === 'string' && value.length >= 3);
-    const middle = texts[Math.floor(texts.length / 2)];
-    if (typeof middle !== 'string') return [];
-    const start = Math.floor((middle.length - 3) / 2);
-    return [middle.slice(start, start + 3), middle];
-  }
-  const numbers = values.filter((value) => typeof value === 'number').sort((a, b) => a - b);
-  if (numbers.length === 0) return instantProbes(filter, values);
-  // And 0, which a falsy test reads as "not given"; and for a decimal parameter, a fraction
-  // between two served values, which a parameter read as an integer cuts to the lower one.
-  const middle = Math.floor(numbers.length / 2);
-  return [
-    ...new Set([
-      numbers[middle],
-      numbers[1],
-      numbers.at(-2),
-      0,
-      ...(filter.schema.type === 'number' ? [between(numbers, middle)] : []),
-    ]),
-  ].flatMap((value) => (value === undefined ? [] : [String(value)]));
-}
-
-/**
- * A number between a served value and the next larger one, with a fraction, written short: the
- * first of `a + 0.5`, `a + 0.05`, … that stays below the next value.
- */
-function between(numbers: readonly number[], at: number): number | undefined {
-  const low = numbers[at];
-  const high = numbers.slice(at).find((value) => low !== undefined && value > low);
-  if (low === undefined || high === undefined) return undefined;
-  for (let step = 0.5; step > 1e-6; step /= 10) {
-    const candidate = Number((low + step).toFixed(7));
-    if (candidate > low && candidate < high && !Number.isInteger(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isUuid(schema: OpenAPIV3_1.SchemaObject): boolean {
-  const items = 'items' in schema ? (schema.items as OpenAPIV3_1.SchemaObject) : schema;
-  return schema.format === 'uuid' || items.format === 'uuid';
-}
-
-/**
- * Bounds on dates or date-times: served values, in the parameter's format (the day of a
- * date-time, for a parameter of `format: date`), so that whether the bound is inclusive shows.
- */
-function instantProbes(filter: DeclaredFilter, values: readonly unknown[]): string[] {
-  const dated = values
-    .flatMap((value) => {
-      const instants = typeof value === 'string' ? instantsOf(value) : undefined;
-      return instants === undefined
-        ? []
-        : [{ text: value as string, at: instants.kind === 'date' ? instants.from : instants.at }];
-    })
-    .sort((a, b) => a.at - b.at);
-  const asDay = filter.schema.format === 'date';
-  const chosen = [dated[Math.floor(dated.length / 2)], dated[1], dated.at(-2)];
-  // The same instant in another offset: text compared as text orders it elsewhere.
-  const moved = asDay
-    ? []
-    : chosen.flatMap((entry) => (entry === undefined ? [] : [inOtherOffset(entry.at, entry.text)]));
-  return [
-    ...new Set([
-      ...chosen.flatMap((entry) =>
-        entry === undefined ? [] : [asDay ? entry.text.slice(0, 10) : entry.text],
-      ),
-      ...moved,
-    ]),
-  ];
-}
-
-/** An instant written with an offset other than the one it was served with: +05:30, or Z. */
-function inOtherOffset(at: number, served: string): string {
-  const utc = /(?:Z|z|[+-]00:00)$/.test(served);
-  const minutes = utc ? 330 : 0;
-  const local = new Date(at + minutes * 60_000).toISOString().slice(0, 19);
-  return utc ? `${local}+05:30` : `${local}Z`;
-}
 
 /**
  * The first level with a token whose view shows a field, how to ask as it, and each item it
@@ -200,114 +75,6 @@ function fieldSeen(
     };
   }
   return undefined;
-}
-
-/**
- * A declared filter on a field that some level with a token sees: for each probe value, the
- * filtered walk holds every item the filter keeps by its match kind, and no item that even the
- * loosest reading would not keep. The label's `contains` filter has the name checks instead.
- */
-function fieldFilter(list: DeclaredList, filter: DeclaredFilter): Check {
-  const { path } = list.collection;
-  return {
-    id: `filters.${list.collection.name}.${filter.parameter}`,
-    title: `${path}?${filter.parameter}=…: the items whose ${filter.field} ${MATCH_WORDS[filter.match]}`,
-    level: 'interface',
-    source: sourceOf(path, `filters (${filter.parameter}: ${filter.match})`),
-    needs: [],
-    async run(context): Promise<Findings> {
-      const seen = fieldSeen(context, list, filter.field);
-      if (seen === undefined) {
-        return {
-          failures: [],
-          skipped: `no level with a token sees ${filter.field}, so what the filter keeps cannot be told`,
-        };
-      }
-      const { as, keyed } = seen;
-      const failures: Failure[] = [];
-      const probes = probeValues(
-        filter,
-        keyed.map((entry) => entry.value),
-      ).filter((text) => judgeValue(filter.schema, text) === 'valid');
-      if (probes.length === 0) {
-        return {
-          failures: [],
-          skipped: `no served value of ${filter.field} makes a probe the parameter's schema accepts`,
-        };
-      }
-      for (const text of probes) {
-        const query = { [filter.parameter]: text };
-        const strict = keyed.filter((e) => keeps(filter, e.value, text)).map((e) => e.key);
-        const loose = keyed.filter((e) => mayKeep(filter, e.value, text)).map((e) => e.key);
-        const walkAt = (limit?: number) =>
-          walkFiltered(context, list.collection, query, loose.length, limit, as);
-        const filtered = await walkAt();
-        // Where every correct reading keeps the same items, exactly those; else the strict ones
-        // and none beyond the loose.
-        if (strict.length === loose.length) {
-          failures.push(...exactly(query, filtered, strict));
-          // A few a page too: a filter applied to each page, or dropped by the links, shows
-          // only once the matches span pages.
-          if (strict.length >= 2) {
-            failures.push(
-              ...exactly(query, await walkAt(smallPage(strict.length, list.collection)), strict),
-            );
-          }
-          continue;
-        }
-        failures.push(...filtered.failures);
-        const foreign = idsNotIn(filtered.got, loose);
-        const missed = idsNotIn(strict, filtered.got);
-        if (filtered.failures.length === 0 && (foreign.length > 0 || missed.length > 0)) {
-          failures.push({
-            message: `${filter.parameter}=${JSON.stringify(text)} does not keep the items whose ${filter.field} ${MATCH_WORDS[filter.match]}`,
-            request: filtered.request,
-            expected: `ids ${someIds(strict, 8)}`,
-            actual: `ids ${someIds(filtered.got)}; not containing it: ${someIds(foreign)}; missing: ${someIds(missed)}`,
-          });
-        }
-      }
-      failures.push(...(await anyOfFailures(context, list, filter, seen, probes)));
-      return found(failures.slice(0, 10));
-    },
-  };
-}
-
-/**
- * Rule: an `exact` filter whose parameter is an array keeps the items equal to any of its
- * values, written as the parameter's style says (pairs repeated, or items a separator joins).
- * What breaks it: only the first value read, or the last, or the joined text matched whole.
- * Two served values that each keep some items, at a few items a page.
- */
-async function anyOfFailures(
-  context: CheckContext,
-  list: DeclaredList,
-  filter: DeclaredFilter,
-  seen: { as: Credentials; keyed: { key: Id; value: unknown }[] },
-  probes: readonly string[],
-): Promise<Failure[]> {
-  const isArray = filter.schema.type === 'array';
-  if (filter.match !== 'exact' || !isArray) return [];
-  const { items } = filter;
-  const kept = (text: string) => seen.keyed.filter((e) => keeps(filter, e.value, text));
-  const [a, b] = probes.filter(
-    (text) => kept(text).length > 0 && (items.explode || !text.includes(items.separator)),
-  );
-  if (a === undefined || b === undefined) return [];
-  const query = { [filter.parameter]: items.explode ? [a, b] : `${a}${items.separator}${b}` };
-  const expected = seen.keyed
-    .filter((e) => keeps(filter, e.value, a) || keeps(filter, e.value, b))
-    .map((e) => e.key);
-  const perPage = smallPage(expected.length, list.collection);
-  const filtered = await walkFiltered(
-    context,
-    list.collection,
-    query,
-    expected.length,
-    perPage,
-    seen.as,
-  );
-  return exactly(query, filtered, expected);
 }
 
 /**
@@ -398,101 +165,6 @@ function casedPiece(values: readonly string[]): string | undefined {
   if (piece === undefined) return undefined;
   return piece === piece.toUpperCase() ? piece.toLowerCase() : piece.toUpperCase();
 }
-
-/** The strictest reading of two filters at once: both keep the item. */
-function keepsBoth(
-  filters: readonly (readonly [DeclaredFilter, string])[],
-  entry: Readonly<Record<string, unknown>>,
-  loose: boolean,
-): boolean {
-  return filters.every(([filter, text]) =>
-    (loose ? mayKeep : keeps)(filter, entry[filter.field], text),
-  );
-}
-
-/**
- * Rule: filters combine with AND (PRODUCT.md; the spec's declaration), on every page. What
- * breaks it: OR, the last filter winning, one filter dropped when another is given (`max`
- * ignored beside `min`), or dropped by the links. Every pair of filters whose field one level
- * sees, each at a value that narrows the list, walked at a few items a page.
- */
-function combinedCheck(list: DeclaredList): Check {
-  const { path } = list.collection;
-  return {
-    id: `filters.${list.collection.name}.combined`,
-    title: `${path} with two filters at once: the items both keep, on every page`,
-    level: 'interface',
-    source: sourceOf(path, 'filters (all apply together)'),
-    needs: [],
-    async run(context): Promise<Findings> {
-      const learned = context.learned.declared.get(path);
-      const holder = learned?.holder;
-      const view = holder === undefined ? undefined : viewFor(list.views, readerName(holder));
-      if (learned === undefined || holder === undefined || view === undefined) {
-        return { failures: [], skipped: 'no level with a token reads the list' };
-      }
-      // Each record as fields, from what the holder's view shows.
-      const records = learned.items.flatMap((item) => {
-        const key = idOf(list.collection, item);
-        if (key === undefined) return [];
-        const fields: Record<string, unknown> = {};
-        for (const filter of list.filters) {
-          const member = memberOf(view, filter.field);
-          if (member !== undefined) fields[filter.field] = item[member];
-        }
-        return [{ key, fields }];
-      });
-      const usable = list.filters.filter((filter) => memberOf(view, filter.field) !== undefined);
-      const probeOf = (filter: DeclaredFilter): string | undefined =>
-        probeValues(
-          filter,
-          records.map((record) => record.fields[filter.field]),
-        ).find((text) => {
-          const kept = records.filter((r) => keeps(filter, r.fields[filter.field], text)).length;
-          return judgeValue(filter.schema, text) === 'valid' && kept > 0 && kept < records.length;
-        });
-      const pairs: (readonly [DeclaredFilter, string])[][] = [];
-      for (const [index, first] of usable.entries()) {
-        for (const second of usable.slice(index + 1)) {
-          const a = probeOf(first);
-          const b = probeOf(second);
-          if (a !== undefined && b !== undefined)
-            pairs.push([
-              [first, a],
-              [second, b],
-            ]);
-        }
-      }
-      if (pairs.length === 0) {
-        return { failures: [], skipped: 'no two filters narrow the list at values it serves' };
-      }
-      const failures: Failure[] = [];
-      for (const pair of pairs) {
-        const query = Object.fromEntries(pair.map(([filter, text]) => [filter.parameter, text]));
-        const strict = records.filter((r) => keepsBoth(pair, r.fields, false)).map((r) => r.key);
-        const loose = records.filter((r) => keepsBoth(pair, r.fields, true)).map((r) => r.key);
-        const filtered = await walkFiltered(
-          context,
-          list.collection,
-          query,
-          loose.length,
-          smallPage(Math.max(strict.length, 2), list.collection),
-          holder,
-        );
-        failures.push(...bothApply(query, filtered, strict, loose));
-        if (failures.length >= 10) break;
-      }
-      return found(failures);
-    },
-  };
-}
-
-const MATCH_WORDS = {
-  exact: 'is the value',
-  contains: 'holds the text',
-  min: 'is at least the value',
-  max: 'is at most the value',
-} as const;
 
 const NO_ITEMS: ReadonlyMap<string, readonly Item[]> = new Map();
 
@@ -898,40 +570,6 @@ function tokenCheck(list: DeclaredList): Check {
   };
 }
 
-/**
- * The part of a list that an exact filter keeps, at its most common value (at least three
- * items, not all): the last-pages probes at that part's own length.
- */
-function exactSublists(context: CheckContext, list: DeclaredList): Sublist[] {
-  const learned = context.learned.declared.get(list.collection.path);
-  const view =
-    learned?.holder === undefined ? undefined : viewFor(list.views, readerName(learned.holder));
-  if (learned === undefined || view === undefined) return [];
-  for (const filter of list.filters.filter((candidate) => candidate.match === 'exact')) {
-    const member = memberOf(view, filter.field);
-    if (member === undefined) continue;
-    const counts = new Map<string, number>();
-    for (const item of learned.items) {
-      const value = item[member];
-      if (typeof value === 'string' || typeof value === 'number') {
-        counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
-      }
-    }
-    const [text, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
-    if (text === undefined || count === undefined || count < 3 || count === learned.items.length) {
-      continue;
-    }
-    if (judgeValue(filter.schema, text) !== 'valid') continue;
-    return [
-      {
-        query: { [filter.parameter]: text },
-        items: learned.items.filter((item) => String(item[member]) === text),
-      },
-    ];
-  }
-  return [];
-}
-
 // ---- health -----------------------------------------------------------------------------------
 
 /**
@@ -1011,24 +649,16 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
       return [
         // A declared default order is judged by sort.PATH.default, not as id order.
         ...(byInterfacePages(list)
-          ? paginationChecksOf(list.collection, (context) => exactSublists(context, list)).filter(
+          ? paginationChecksOf(list.collection).filter(
               (check) => list.sort?.byDefault === undefined || !check.id.endsWith('.order-by-id'),
             )
           : []),
         ...pagingChecksOf(list),
         ...sortChecksOf(list),
-        ...[
-          envelopeNumbersCheck(list.collection, (context) => exactSublists(context, list)),
-        ].filter((check) => check !== undefined),
         ...(list.collection.labelFilter === undefined ? [] : nameChecksOf(list.collection)),
         ...list.filters
-          .filter((filter) => !(filter.match === 'contains' && filter.field === label))
-          .flatMap((filter) =>
-            filter.match === 'contains'
-              ? [fieldFilter(list, filter), containsCase(list, filter)]
-              : [fieldFilter(list, filter)],
-          ),
-        combinedCheck(list),
+          .filter((filter) => filter.match === 'contains' && filter.field !== label)
+          .map((filter) => containsCase(list, filter)),
         viewsCheck(list),
         ...(list.open ? [] : [tokenCheck(list)]),
       ].map((check) => guarded(check, list));

@@ -6,7 +6,9 @@
  * (oracle/declared-page.ts), computed from the list learned whole at each level.
  */
 import fc from 'fast-check';
-import type { Check, CheckContext, Failure } from '../check.ts';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { interfaceLists, interfaceModel } from '../interface-lists.ts';
+import type { Check, CheckContext, Failure, Level } from '../check.ts';
 import { found } from '../check.ts';
 import type { DeclaredFilter, DeclaredList } from '../declared.ts';
 import { describeRequest, describeResponse } from '../describe-exchange.ts';
@@ -20,16 +22,20 @@ import {
   type ListRequest,
 } from '../oracle/declared-page.ts';
 import type { Credentials, Exchange } from '../target-client.ts';
-import { isFailure, readPage } from '../walk.ts';
+import { followable, idsOf, isFailure, LINK_NAMES, readPage, type ListPage } from '../walk.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
-import { headDiffers } from './http-rules.ts';
+import { answerRuleFindings, headDiffers } from './http-rules.ts';
+import { keeps } from '../oracle/filters.ts';
+import { judgeValue } from '../oracle/parameter-rules.ts';
+import { probeValues } from './probe-values.ts';
 import { everyOctet, pickFrom, textEdges, textMaterial, textValue } from './text-values.ts';
 
 /** How a query is written: as most clients do, spaces as `+`, or every octet percent-encoded. */
 type Spelling = 'standard' | 'plus' | 'every-octet';
 
 interface Generated extends ListRequest {
-  readonly spelling: Spelling;
+  /** `as-typed`: sent as written, a malformed escape a client may type. */
+  readonly spelling: Spelling | 'as-typed';
 }
 
 /**
@@ -44,7 +50,7 @@ function arbitraryFilterValue(
   if (filter.match === 'contains') return textValue(textMaterial(served));
   const noise = fc.string({ maxLength: 4 });
   const pieces = served.filter((text) => text.length > 2).map((text) => text.slice(1, -1));
-  const otherCase = served.map(inOtherCase).filter((text) => !served.includes(text));
+  const otherCase = otherCases(filter, served);
   return fc.oneof(
     { weight: 5, arbitrary: served.length > 0 ? pickFrom(served) : noise },
     { weight: 1, arbitrary: pieces.length > 0 ? pickFrom(pieces) : noise },
@@ -52,6 +58,15 @@ function arbitraryFilterValue(
     { weight: 1, arbitrary: fc.constant('') },
     { weight: 1, arbitrary: noise },
   );
+}
+
+/**
+ * Served texts in the other case, where the schema takes them: a value an `enum` lists in one
+ * case only is a negative probe's to send (and the interface leaves its case open).
+ */
+function otherCases(filter: DeclaredFilter, served: readonly string[]): string[] {
+  if (Array.isArray(filter.schema.enum)) return [];
+  return served.map(inOtherCase).filter((text) => !served.includes(text));
 }
 
 /** A served text in the other case: upper, or lower where it is all upper already. */
@@ -74,7 +89,8 @@ function sortValues(list: DeclaredList): string[] {
     : [...single, `${first},-${second}`, `-${second},${first}`];
 }
 
-function spelled(text: string, spelling: Spelling): string {
+function spelled(text: string, spelling: Generated['spelling']): string {
+  if (spelling === 'as-typed') return text;
   if (spelling === 'every-octet') return everyOctet(text);
   const standard = encodeURIComponent(text);
   return spelling === 'plus' ? standard.replaceAll('%20', '+') : standard;
@@ -96,16 +112,33 @@ function servedOf(model: ListModel, filter: DeclaredFilter): string[] {
     ...new Set(
       model.learned.items.flatMap((item) => {
         const value = model.valueOf(item, filter.field);
-        return typeof value === 'string' || typeof value === 'number' ? [String(value)] : [];
+        return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+          ? [String(value)]
+          : [];
       }),
     ),
   ];
 }
 
+/** The answer's paging parameters at a few items a page, on the page after the first. */
+function laterPage(list: DeclaredList, kept: number): [string, string][] {
+  const { paging } = list.collection;
+  const position = positionOf(list);
+  if (paging.kind === 'whole' || paging.size === undefined || position === undefined) return [];
+  const size = Math.max(1, Math.floor(kept / 3));
+  const later = paging.kind === 'offset' ? size : position.from + 1;
+  return [
+    [paging.size, String(size)],
+    [position.name, String(later)],
+  ];
+}
+
 /**
- * Asked on purpose before the seeded ones: each filter alone at its edges; a position with a
- * size in either order; each level with a filter at a served value, then the same without a
- * token over the connection it used; a filtered HEAD.
+ * Asked on purpose before the seeded ones: each filter alone at its edges and at the values
+ * that tell a working filter from a broken one (probe-values.ts), each of these on a later page
+ * too, where its links must keep it; an array filter at two values; every two filters at once,
+ * in either order; a position with a size in either order; each level with a filter at a served
+ * value, then the same without a token over the connection it used; a filtered HEAD.
  */
 function edgeRequests(model: ListModel, readers: readonly Credentials[]): Generated[] {
   const { list } = model;
@@ -115,21 +148,69 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
     as: Credentials = reader,
     method: 'GET' | 'HEAD' = 'GET',
   ): Generated => ({ pairs, as, method, spelling: 'standard' });
+  const values = (filter: DeclaredFilter) =>
+    model.learned.items.map((item) => model.valueOf(item, filter.field));
+  const keys = idsOf(list.collection, model.learned.items).filter((key) => key !== undefined);
+  const keptBy = (filter: DeclaredFilter, text: string) =>
+    values(filter).filter((value) => keeps(filter, value, text)).length;
+  const probes = new Map(
+    model.filters.map((filter) => [
+      filter,
+      probeValues(filter, values(filter), keys).filter(
+        (text) => judgeValue(filter.schema, text) === 'valid',
+      ),
+    ]),
+  );
   const edges = model.filters.flatMap((filter) => {
     const served = servedOf(model, filter);
     const sorted = [...served].sort();
-    const values =
+    const texts =
       filter.match === 'contains'
         ? textEdges(textMaterial(served))
         : [
             '',
-            ...sorted.slice(0, 1),
-            ...sorted.slice(-1),
+            ...boundsOf(filter.schema),
             ...mostPrecise(served),
-            ...sorted.slice(0, 1).map(inOtherCase),
+            ...otherCases(filter, sorted.slice(0, 1)),
           ];
-    return values.map((value) => at([[filter.parameter, value]]));
+    const probed = (probes.get(filter) ?? []).flatMap((text) => {
+      const pair = [filter.parameter, text] as const;
+      return [at([pair]), at([pair, ...laterPage(list, keptBy(filter, text))])];
+    });
+    const [a, b] = (probes.get(filter) ?? []).filter((text) => keptBy(filter, text) > 0);
+    const { items } = filter;
+    const anyOf =
+      filter.schema.type !== 'array' || a === undefined || b === undefined
+        ? []
+        : [
+            at(
+              items.explode
+                ? [
+                    [filter.parameter, a],
+                    [filter.parameter, b],
+                  ]
+                : [[filter.parameter, `${a}${items.separator}${b}`]],
+            ),
+          ];
+    return [...texts.map((text) => at([[filter.parameter, text]])), ...probed, ...anyOf];
   });
+  // Every two filters, each at a value that narrows the list: AND, on every page.
+  const narrowing = (filter: DeclaredFilter) =>
+    (probes.get(filter) ?? []).find((text) => {
+      const kept = keptBy(filter, text);
+      return kept > 0 && kept < model.learned.items.length;
+    });
+  for (const [index, one] of model.filters.entries()) {
+    for (const other of model.filters.slice(index + 1)) {
+      const [x, y] = [narrowing(one), narrowing(other)];
+      if (x === undefined || y === undefined) continue;
+      const pair: [string, string][] = [
+        [one.parameter, x],
+        [other.parameter, y],
+      ];
+      edges.push(at(pair), at([...pair].reverse().concat(laterPage(list, 2))));
+    }
+  }
   const { paging } = list.collection;
   const sizeName = paging.kind === 'whole' ? undefined : paging.size;
   const position = positionOf(list);
@@ -159,6 +240,47 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
         [position.name, later],
       ]),
     );
+    // The page before the last and the last, at each size that leaves one item, a full page
+    // or one short on the last page, of the whole list and of a part a filter keeps.
+    const [filter] = model.filters;
+    const part = filter === undefined ? undefined : narrowing(filter);
+    const parts: [readonly (readonly [string, string])[], number][] = [
+      [[], model.learned.items.length],
+    ];
+    if (filter !== undefined && part !== undefined) {
+      parts.push([[[filter.parameter, part]], keptBy(filter, part)]);
+    }
+    for (const [query, kept] of parts) {
+      for (const size of remainderSizes(kept, list.collection.limits.max)) {
+        const pages = Math.ceil(kept / size);
+        for (const page of [pages - 1, pages]) {
+          const place = paging.kind === 'offset' ? (page - 1) * size : position.from + page - 1;
+          edges.push(at([...query, [sizeName, String(size)], [position.name, String(place)]]));
+        }
+      }
+    }
+    // Each bound of the size and the position, and the values around them; and leading zeros.
+    const { max } = list.collection.limits;
+    const sizes = [
+      '',
+      '0',
+      '1',
+      `0${String(Math.min(max, 8) + 2)}`,
+      String(max),
+      ...(list.sizeMaximum === undefined ? [] : [String(max + 1)]),
+    ];
+    const places = ['', String(position.from - 1), String(position.from)];
+    edges.push(
+      ...sizes.map((size) => at([[sizeName, size]])),
+      ...places.map((place) => at([[position.name, place]])),
+    );
+  }
+  // Each level with each filter at a value that narrows the list: a view that leaks only under
+  // a filter shows there. Then the first again without a known token, on the same connections.
+  for (const filter of model.filters) {
+    const text = narrowing(filter);
+    if (text === undefined) continue;
+    for (const as of readers) edges.push(at([[filter.parameter, text]], as));
   }
   const [first] = model.filters;
   const served = first === undefined ? undefined : servedOf(model, first)[0];
@@ -168,6 +290,21 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
     }
     edges.push(at([[first.parameter, served]], reader, 'HEAD'));
   }
+  // Malformed escapes as a client may type them: a 4xx or the text as written, never a 5xx.
+  // And an empty needle on the largest page: every item that has the field, at least.
+  for (const filter of model.filters.filter((one) => one.match === 'contains')) {
+    for (const typed of MALFORMED) {
+      edges.push({ ...at([[filter.parameter, typed]]), spelling: 'as-typed' });
+    }
+    if (sizeName !== undefined) {
+      edges.push(
+        at([
+          [filter.parameter, ''],
+          [sizeName, String(list.collection.limits.max)],
+        ]),
+      );
+    }
+  }
   const { sort } = list;
   if (sort !== undefined) {
     for (const as of readers) {
@@ -176,6 +313,40 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
   }
   return edges;
 }
+
+/**
+ * Each bound a numeric schema sets and its outer neighbour, as text: exact past 2^53, where a
+ * service that reads the value into a machine integer overflows.
+ */
+function boundsOf(schema: OpenAPIV3_1.SchemaObject): string[] {
+  if (schema.type !== 'integer' && schema.type !== 'number') return [];
+  const beyond = (bound: number, step: 1 | -1) =>
+    Number.isInteger(bound) ? String(BigInt(bound) + BigInt(step)) : String(bound + step);
+  return [
+    ...(schema.minimum === undefined ? [] : [String(schema.minimum), beyond(schema.minimum, -1)]),
+    ...(schema.maximum === undefined ? [] : [String(schema.maximum), beyond(schema.maximum, 1)]),
+  ];
+}
+
+/**
+ * Page sizes that leave each remainder on the last page of `total` items: exactly one item (a
+ * `next` computed by rounding down drops it), exactly full (an extra empty page follows), one
+ * short of full; the largest such size up to `max`, so that the pages are few.
+ */
+export function remainderSizes(total: number, max: number): number[] {
+  const largest = (fits: (size: number) => boolean, from = 2) => {
+    for (let size = Math.min(max, total - 1); size >= from; size -= 1) if (fits(size)) return size;
+    return undefined;
+  };
+  return [
+    largest((size) => total % size === 1),
+    largest((size) => total % size === 0),
+    largest((size) => total % size === size - 1, 3),
+  ].filter((size) => size !== undefined);
+}
+
+/** Escapes a client may type by mistake: a bare `%`, one that is no hex, cut UTF-8, no UTF-8. */
+const MALFORMED = ['100%', '%zz', '%E2%82', '%FF'];
 
 /**
  * Decimal edges: served numbers that binary floating point does not scale to whole units
@@ -239,14 +410,50 @@ function arbitraryRequest(
     );
 }
 
+/**
+ * A filtered page's `next` leads to the page it names, as the service reads it back: a link
+ * that writes a space as `+` for a service that reads `+` literally, or encodes a value twice,
+ * keeps the filter in its query and loses it in the answer.
+ */
+async function followNext(
+  context: CheckContext,
+  model: ListModel,
+  generated: Generated,
+  page: ListPage,
+): Promise<string | undefined> {
+  const filtered = generated.pairs.some(([name]) =>
+    model.filters.some((filter) => filter.parameter === name),
+  );
+  const next = page.links.next;
+  if (!filtered || next === null) return undefined;
+  const url = followable(context.client, 'next', next, page);
+  if (typeof url !== 'string') return url.message;
+  const pairs = [...new URL(url).searchParams];
+  const followed = { pairs, method: 'GET', as: generated.as, spelling: 'standard' } as const;
+  const differs = await judge(context, model, followed, url);
+  return differs === undefined ? undefined : `following links.next (${url}): ${differs}`;
+}
+
+/** A link a client may not follow: off the target's origin (and any trusted), or no URL. */
+function offOrigin(context: CheckContext, page: ListPage): string | undefined {
+  const refused = LINK_NAMES.flatMap((name) => {
+    const link = page.links[name];
+    const followed = link === null ? '' : followable(context.client, name, link, page);
+    return typeof followed === 'string' ? [] : [followed.message];
+  });
+  return refused.length === 0 ? undefined : refused.join('; ');
+}
+
 /** Why the answer to `generated` is not the model's, or undefined where it is. */
 async function judge(
   context: CheckContext,
   model: ListModel,
   generated: Generated,
+  /** Where a link led, rather than the path the request's pairs make. */
+  linked?: string,
 ): Promise<string | undefined> {
   const { list } = model;
-  const path = pathOf(list, generated);
+  const path = linked ?? pathOf(list, generated);
   let exchange: Exchange = await context.client.request({
     method: generated.method,
     path,
@@ -261,6 +468,10 @@ async function judge(
   if (exchange.kind === 'no-response') return describeResponse(exchange);
   const got = `got ${describeResponse(exchange)}`;
   const { status } = exchange.response;
+  if (generated.spelling === 'as-typed') {
+    const broken = answerRuleFindings(exchange);
+    return broken.length === 0 ? undefined : `${broken.join('; ')}; ${got}`;
+  }
   const clientError = status >= 400 && status < 500;
   const expected = expectedAnswer(model, generated);
   switch (expected.kind) {
@@ -278,13 +489,16 @@ async function judge(
     case 'page': {
       if (status !== 200) {
         // A page past the end may be a 4xx (an open point of the interface's too).
-        if (expected.agreed?.pastTheEnd === true && clientError) return undefined;
+        if ((expected.agreed?.pastTheEnd === true || expected.mayRefuse) && clientError) {
+          return undefined;
+        }
         return `expected 200 for a request the spec takes, ${got}`;
       }
       const page = readPage(exchange, list.collection.envelope);
       if (isFailure(page)) return `${page.message}; ${got}`;
-      const differs = pageDiffers(list, expected, page);
-      return differs === undefined ? undefined : `${differs}; ${got}`;
+      const differs = pageDiffers(list, expected, page) ?? offOrigin(context, page);
+      if (differs !== undefined) return `${differs}; ${got}`;
+      return linked === undefined ? followNext(context, model, generated, page) : undefined;
     }
   }
 }
@@ -298,20 +512,21 @@ async function judge(
  * read in one order or one spelling only, a view that leaks on filtered lists, a total counted
  * before a filter, a page number clamped, a level kept for a connection.
  */
-function generatedCheck(list: DeclaredList): Check {
+function generatedCheck(
+  list: DeclaredList,
+  head: { readonly id: string; readonly level: Level; readonly source: string },
+  modelOf: (context: CheckContext) => ListModel | undefined,
+): Check {
   const { collection } = list;
+  const own = head.level === 'stand-in' ? ", with the stand-in's filters" : '';
   return {
-    id: `generated.${collection.name}`,
-    title: `${collection.name}: generated requests get the answer the list learned whole computes (items, views, numbers, links, statuses)`,
-    level: 'interface',
-    source: sourceOf(collection.name, 'filters, views and paging'),
+    ...head,
+    title: `${collection.path}: generated requests get the answer the list learned whole computes (items, views, numbers, links, statuses)${own}`,
     needs: [],
     async run(context) {
-      const learned = context.learned.declared.get(collection.path);
-      if (learned === undefined || learned.items.length === 0) {
-        return { failures: [], skipped: 'the list is empty' };
-      }
-      const model = listModel(list, learned);
+      const model = modelOf(context);
+      if (model === undefined) return { failures: [], skipped: 'the list is empty' };
+      const { learned } = model;
       const readers = readersOf(list, context.holders).filter((as) =>
         learned.byLevel.has(readerName(as)),
       );
@@ -328,7 +543,14 @@ function generatedCheck(list: DeclaredList): Check {
       });
       const counterexample = details.counterexample?.[0];
       if (!details.failed || counterexample === undefined) {
-        return found([], `${String(context.runs)} requests`);
+        const unjudged = list.filters.filter((filter) => !model.filters.includes(filter));
+        return found(
+          [],
+          `${String(edges.length + context.runs)} requests` +
+            (unjudged.length === 0
+              ? ''
+              : `; not judged: ${unjudged.map((filter) => filter.parameter).join(', ')} (no level with a token sees ${[...new Set(unjudged.map((filter) => filter.field))].join(', ')}, so what they keep cannot be told)`),
+        );
       }
       const failure: Failure = {
         message: `A generated request failed (seed ${String(details.seed)}, shrunk ${String(details.numShrinks)} times; replay with --seed ${String(details.seed)})`,
@@ -348,7 +570,36 @@ function generatedCheck(list: DeclaredList): Check {
   };
 }
 
+/** A generated check's id: the list's, and `.filters` for the stand-in's own filters. */
+function headOf(list: DeclaredList, level: Level, source: string) {
+  const suffix = level === 'stand-in' ? '.filters' : '';
+  return { id: `generated.${list.collection.name}${suffix}`, level, source };
+}
+
 /** The generated requests of each declared list. */
 export function generatedDeclaredChecks(lists: readonly DeclaredList[]): Check[] {
-  return lists.map((list) => guarded(generatedCheck(list), list));
+  return lists.map((list) =>
+    guarded(
+      generatedCheck(
+        list,
+        headOf(list, 'interface', sourceOf(list.collection.name, 'filters, views and paging')),
+        (context) => {
+          const learned = context.learned.declared.get(list.collection.path);
+          return learned === undefined || learned.items.length === 0
+            ? undefined
+            : listModel(list, learned);
+        },
+      ),
+      list,
+    ),
+  );
+}
+
+/** The generated requests of the interface's two lists. */
+export function generatedInterfaceChecks(spec: OpenAPIV3_1.Document): Check[] {
+  return interfaceLists(spec).map(({ list, level, source }) =>
+    generatedCheck(list, headOf(list, level, source), (context) =>
+      interfaceModel(list, context.learned, context.primary),
+    ),
+  );
 }

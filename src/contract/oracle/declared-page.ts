@@ -12,9 +12,17 @@ import type { LearnedList } from '../learn.ts';
 import { readerName } from '../learn.ts';
 import type { Credentials } from '../target-client.ts';
 import type { EnvelopeNumber, Id, Item, ListPage } from '../walk.ts';
-import { ENVELOPE_NUMBERS, idOf, idsOf, LINK_NAMES, queryParameter, someIds } from '../walk.ts';
+import {
+  ENVELOPE_NUMBERS,
+  idOf,
+  idsOf,
+  LINK_NAMES,
+  queryParameter,
+  queryParameters,
+  someIds,
+} from '../walk.ts';
 import { keeps, mayKeep } from './filters.ts';
-import { judgeValue } from './parameter-rules.ts';
+import { judgeValue, type Validity } from './parameter-rules.ts';
 
 /** One request of a list: its query pairs in the order sent, its method, who asks. */
 export interface ListRequest {
@@ -34,8 +42,12 @@ export type ListAnswer =
 
 export interface ExpectedPage {
   readonly kind: 'page';
+  /** A size or position written with leading zeros: this page, or a 4xx. */
+  readonly mayRefuse: boolean;
   /** The ids some correct reading of the filters keeps: no page holds another. */
   readonly mayHold: ReadonlySet<Id>;
+  /** The ids every reading keeps, where the page holds them all (else none). */
+  readonly mustHold: ReadonlySet<Id>;
   /** The level's items by id, to hold each served item to its view. */
   readonly seen: ReadonlyMap<Id, Item>;
   /** What every reading agrees on; undefined where the filters' readings differ. */
@@ -61,6 +73,8 @@ interface PageNumbers {
   readonly asked: number;
   readonly first: number;
   readonly last: number;
+  /** Nothing is kept: `first` and `last` may be null (the interface's envelope says so). */
+  readonly none: boolean;
   /** The query each link keeps: the filters and the size as asked. */
   readonly kept: readonly (readonly [string, string])[];
   readonly size: { readonly name: string; readonly value: string; readonly byDefault: string };
@@ -119,6 +133,31 @@ export function positionOf(list: DeclaredList): { name: string; from: number } |
   }
 }
 
+/**
+ * The page size and position as the spec judges them; a value it takes that the model cannot
+ * place (a size below 1, a position before the first) is left open.
+ */
+function pagingVerdicts(list: DeclaredList, values: ReadonlyMap<string, string>): Validity[] {
+  const { paging } = list.collection;
+  const position = positionOf(list);
+  const named: [string | undefined, number][] = [
+    [paging.kind === 'whole' ? undefined : paging.size, 1],
+    [position?.name, position?.from ?? 0],
+  ];
+  return named.flatMap(([name, least]) => {
+    const raw = name === undefined ? undefined : values.get(name);
+    if (raw === undefined) return [];
+    const rule = list.rules.find((candidate) => candidate.name === name);
+    // Leading zeros: the decimal number, or refused, never read as octal.
+    const number = zeroed(raw) ? String(Number(raw)) : raw;
+    const verdict = rule === undefined ? 'open' : judgeValue(rule.schema, number);
+    const placed = /^\d+$/.test(raw) && Number(raw) >= least;
+    return [verdict === 'valid' && !placed ? 'open' : verdict];
+  });
+}
+
+const zeroed = (raw: string): boolean => /^0+[1-9]\d*$/.test(raw);
+
 /** The answer a correct service gives to `request`. */
 export function expectedAnswer(model: ListModel, request: ListRequest): ListAnswer {
   const { list, learned } = model;
@@ -127,65 +166,112 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
     if (!list.open) return { kind: 'unauthorized' };
   }
   const values = new Map(request.pairs);
-  const repeated = values.size !== request.pairs.length;
   const { sort } = list;
-  const judged = [
-    ...model.filters.map((filter) => [filter.parameter, filter.schema] as const),
-    ...(sort === undefined ? [] : [[sort.parameter, sort.schema] as const]),
-  ];
-  const verdicts = judged.flatMap(([parameter, schema]) => {
-    const raw = values.get(parameter);
-    if (raw === undefined) return [];
+  // An array filter's values: each pair of its name, or the items one value joins.
+  const textsOf = (filter: DeclaredFilter): string[] => {
+    const given = request.pairs.filter(([name]) => name === filter.parameter).map(([, v]) => v);
+    if (filter.schema.type !== 'array') return given.slice(0, 1);
+    const { items } = filter;
+    return items.explode ? given : given.flatMap((value) => value.split(items.separator));
+  };
+  const many = new Set(
+    model.filters.flatMap((filter) =>
+      filter.schema.type === 'array' && filter.items.explode ? [filter.parameter] : [],
+    ),
+  );
+  const repeated = request.pairs.some(
+    ([name], index) =>
+      !many.has(name) && request.pairs.findIndex(([other]) => other === name) !== index,
+  );
+  const asked = model.filters.flatMap((filter) => {
+    const texts = textsOf(filter);
+    return texts.length === 0 ? [] : [[filter, texts] as const];
+  });
+  // An empty needle keeps every item, read as absent or as a value; a service may refuse it.
+  const emptyNeedle = asked.some(
+    ([filter, texts]) => filter.match === 'contains' && texts.includes(''),
+  );
+  const verdicts = [
+    ...asked.flatMap(([filter, texts]) =>
+      texts.map((raw) => [filter.schema, raw, filter.match === 'contains'] as const),
+    ),
+    ...(sort === undefined || !values.has(sort.parameter)
+      ? []
+      : [[sort.schema, values.get(sort.parameter) ?? '', false] as const]),
+  ].map(([schema, raw, contained]) => {
     const verdict = judgeValue(schema, raw);
     // An empty value is read as absent or as a value by services alike.
-    return [raw === '' && verdict !== 'invalid' ? 'open' : verdict];
+    return raw === '' && verdict !== 'invalid' && !contained ? 'open' : verdict;
   });
+  verdicts.push(...pagingVerdicts(list, values));
   if (verdicts.includes('invalid')) return { kind: 'refused' };
   // A single-valued parameter given twice: the first, the last or a 400 (an open point).
   if (verdicts.includes('open') || repeated) return { kind: 'open' };
 
   const level = learned.byLevel.get(readerName(request.as)) ?? learned.items;
   const seen = model.seenBy(readerName(request.as));
-  const asked = model.filters.flatMap((filter) => {
-    const raw = values.get(filter.parameter);
-    return raw === undefined ? [] : [[filter, raw] as const];
-  });
   const keptBy = (reading: typeof keeps) =>
     learned.items.flatMap((item, place) =>
-      asked.every(([filter, raw]) => reading(filter, model.valueOf(item, filter.field), raw))
+      asked.every(([filter, texts]) =>
+        texts.some((text) => reading(filter, model.valueOf(item, filter.field), text)),
+      )
         ? [place]
         : [],
     );
   const strict = keptBy(keeps);
   const loose = keptBy(mayKeep);
-  const mayHold = new Set(
-    loose.flatMap((place) => {
-      const id = idOf(collection, learned.items[place] ?? {});
-      return id === undefined ? [] : [id];
-    }),
-  );
+  const idsAt = (places: readonly number[]) =>
+    new Set(
+      places.flatMap((place) => {
+        const id = idOf(collection, learned.items[place] ?? {});
+        return id === undefined ? [] : [id];
+      }),
+    );
+  const mayHold = idsAt(loose);
   const sameOrder = level.length === learned.items.length;
+  const mayRefuse = emptyNeedle || request.pairs.some(([, raw]) => zeroed(raw));
   if (strict.length !== loose.length || !sameOrder) {
-    return { kind: 'page', mayHold, seen, agreed: undefined };
+    // Where the readings keep different counts, a later page may be past the end of some.
+    const position = positionOf(list);
+    const later =
+      position !== undefined && Number(values.get(position.name) ?? position.from) > position.from;
+    // On a first page that holds the loosest reading's all, what every reading keeps is there.
+    const { paging, limits } = collection;
+    const sizeName = paging.kind === 'whole' ? undefined : paging.size;
+    const size = Number(
+      (sizeName === undefined ? undefined : values.get(sizeName)) ?? limits.default,
+    );
+    const whole = paging.kind === 'whole' || (!later && size >= loose.length);
+    return {
+      kind: 'page',
+      mayRefuse: mayRefuse || later,
+      mayHold,
+      mustHold: whole && sameOrder ? idsAt(strict) : new Set(),
+      seen,
+      agreed: undefined,
+    };
   }
   const sorted = sort !== undefined && values.has(sort.parameter);
   return {
     kind: 'page',
+    mayRefuse,
     mayHold,
+    mustHold: new Set(),
     seen,
-    agreed: agreedPage(list, values, strict, sorted ? undefined : level),
+    agreed: agreedPage(list, request.pairs, strict, sorted ? undefined : level),
   };
 }
 
 /** The page every reading agrees on, from the places the filters keep. */
 function agreedPage(
   list: DeclaredList,
-  values: ReadonlyMap<string, string>,
+  pairs: ListRequest['pairs'],
   kept: readonly number[],
   /** The asking level's items, or undefined where the order is a sort's. */
   level: readonly Item[] | undefined,
 ): AgreedPage {
   const { paging, limits, envelope } = list.collection;
+  const values = new Map(pairs);
   const total = kept.length;
   const sizeName = paging.kind === 'whole' ? undefined : paging.size;
   const askedSize = sizeName === undefined ? undefined : values.get(sizeName);
@@ -220,7 +306,7 @@ function agreedPage(
       if (envelope[name] !== undefined && judged[name]) numbers[name] = want[name];
     }
   }
-  const query = [...values].filter(([name]) => name !== position?.name && name !== sizeName);
+  const query = pairs.filter(([name]) => name !== position?.name && name !== sizeName);
   return {
     items:
       level === undefined
@@ -238,6 +324,7 @@ function agreedPage(
             asked: page,
             first,
             last: first + lastCount - 1,
+            none: total === 0,
             kept: query,
             size: { name: sizeName, value: String(size), byDefault: String(limits.default) },
           }
@@ -259,6 +346,9 @@ export function pageDiffers(
   const gotIds = idsOf(collection, served);
   const foreign = gotIds.filter((id) => id === undefined || !expected.mayHold.has(id));
   if (foreign.length > 0) return `items the filters do not keep: ${someIds(foreign)}`;
+  const missed = [...expected.mustHold].filter((id) => !gotIds.includes(id));
+  if (missed.length > 0)
+    return `items every reading of the filters keeps are missing: ${someIds(missed)}`;
   for (const item of served) {
     const id = idOf(collection, item);
     const known = id === undefined ? undefined : expected.seen.get(id);
@@ -315,7 +405,8 @@ function linksDiffer(
     const link = page.links[name];
     const wanted = want[name];
     if (link === null) {
-      if (wanted !== null && wanted !== 'any') {
+      const mayLack = pages.none && (name === 'first' || name === 'last');
+      if (wanted !== null && wanted !== 'any' && !mayLack) {
         return `${name} is null, expected a link to page ${String(wanted)}`;
       }
       continue;
@@ -325,9 +416,11 @@ function linksDiffer(
     if (wanted !== 'any' && named !== wanted) {
       return `${name} names page ${String(named)}, expected ${String(wanted)}: ${link}`;
     }
-    for (const [parameter, value] of pages.kept) {
-      if (queryParameter(link, page, parameter) !== value) {
-        return `${name} drops ${parameter}=${value}: ${link}`;
+    for (const parameter of new Set(pages.kept.map(([kept]) => kept))) {
+      const want = pages.kept.flatMap(([kept, value]) => (kept === parameter ? [value] : []));
+      const got = queryParameters(link, page, parameter);
+      if (!isDeepStrictEqual([...got].sort(), want.sort())) {
+        return `${name} drops ${parameter}=${want.join(`&${parameter}=`)}: ${link}`;
       }
     }
     const size = queryParameter(link, page, pages.size.name) ?? pages.size.byDefault;

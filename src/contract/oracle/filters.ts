@@ -32,6 +32,8 @@ export function mayKeep(filter: DeclaredFilter, value: unknown, text: string): b
     return value.toLowerCase() === text.toLowerCase();
   }
   if (filter.match === 'contains') {
+    // An empty needle read as no filter keeps items without the field too.
+    if (text === '') return true;
     return typeof value === 'string' && foldLoosely(value).includes(foldLoosely(text));
   }
   if (filter.match === 'max') return withinBound('max', value, text, 'loose');
