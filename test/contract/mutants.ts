@@ -158,7 +158,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: '500 on a bad parameter',
     level: 'interface',
-    caughtBy: 'negative.invalid-parameters',
+    caughtBy: 'generated.stock',
     mutate: (app) => {
       app.addHook('onSend', async (_request, reply, payload) => {
         if (reply.statusCode === 400) void reply.code(500);

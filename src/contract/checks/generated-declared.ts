@@ -170,6 +170,7 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
         : [
             '',
             ...boundsOf(filter.schema),
+            ...notOfSchema(filter.schema),
             ...mostPrecise(served),
             ...otherCases(filter, sorted.slice(0, 1)),
           ];
@@ -261,15 +262,19 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
     }
     // Each bound of the size and the position, and the values around them; and leading zeros.
     const { max } = list.collection.limits;
+    // And values no reader should take: a fraction, a sign, text.
     const sizes = [
       '',
       '0',
+      '-1',
+      '1.5',
+      'ten',
       '1',
       `0${String(Math.min(max, 8) + 2)}`,
       String(max),
       ...(list.sizeMaximum === undefined ? [] : [String(max + 1)]),
     ];
-    const places = ['', String(position.from - 1), String(position.from)];
+    const places = ['', String(position.from - 1), String(position.from), '-1', 'x'];
     edges.push(
       ...sizes.map((size) => at([[sizeName, size]])),
       ...places.map((place) => at([[position.name, place]])),
@@ -343,6 +348,12 @@ export function remainderSizes(total: number, max: number): number[] {
     largest((size) => total % size === 0),
     largest((size) => total % size === size - 1, 3),
   ].filter((size) => size !== undefined);
+}
+
+/** A value the schema refuses by its type or its enum: a 4xx, never a filter read loosely. */
+function notOfSchema(schema: OpenAPIV3_1.SchemaObject): string[] {
+  if (Array.isArray(schema.enum)) return ['not-listed'];
+  return schema.type === 'integer' || schema.type === 'number' ? ['abc'] : [];
 }
 
 /** Escapes a client may type by mistake: a bare `%`, one that is no hex, cut UTF-8, no UTF-8. */

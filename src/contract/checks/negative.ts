@@ -4,7 +4,6 @@ import { found } from '../check.ts';
 import { failureOf, statusOf } from '../describe-exchange.ts';
 import type { Decided, StandInSettings } from '../stand-in.ts';
 import type { Exchange } from '../target-client.ts';
-import { MAX_LIMIT } from './pagination.ts';
 
 /** Values the interface makes invalid: not integers, below the minimum, not a status. */
 const INVALID: readonly [string, string][] = [
@@ -55,70 +54,6 @@ function isClientError(exchange: Exchange): boolean {
   const status = statusOf(exchange) ?? 0;
   return status >= 400 && status < 500;
 }
-
-/**
- * Rule: values the interface makes invalid are refused with a 4xx, never served or a 5xx.
- * Breaks it: limit 0 read as the default, parseInt reading `1.5` as 1, page 0 as page 1, an
- * unknown status answered with every item.
- */
-const invalidParameters: Check = {
-  id: 'negative.invalid-parameters',
-  title: 'Invalid parameter values get a 4xx, never 2xx or 5xx',
-  level: 'interface',
-  source: 'interface: GET /v1/stock parameters, Limits; RFC 9110 §15.5.1',
-  needs: [],
-  async run(context) {
-    const paths = [
-      ...INVALID.map(([name, value]) => `/v1/stock?${name}=${encodeURIComponent(value)}`),
-      '/v1/products?limit=0',
-      '/v1/products?page=x',
-    ];
-    return found(
-      (await ask(context, paths))
-        .filter((exchange) => !isClientError(exchange))
-        .map((exchange) => failureOf(exchange, 'An invalid value was not refused', '4xx')),
-    );
-  },
-};
-
-/**
- * Rule: `limit` can be raised to at most 100. Breaks it: a larger page served, a limit above
- * the maximum falling back to the default 10. Judged as exactly min(100, total) items, or a 4xx.
- */
-const limitAboveMaximum: Check = {
-  id: 'negative.limit-above-maximum',
-  title: 'A limit above 100 is refused (4xx) or held to 100 items',
-  level: 'interface',
-  source: 'interface: Limits (limit can be raised to at most 100)',
-  needs: [],
-  async run(context) {
-    const exchanges = await ask(context, ['/v1/stock?limit=101', '/v1/products?limit=500']);
-    const totals = [
-      (context.learned.stock.get(context.primary) ?? []).length,
-      context.learned.products.length,
-    ];
-    const failures: Failure[] = [];
-    for (const [index, exchange] of exchanges.entries()) {
-      if (isClientError(exchange)) continue;
-      const data =
-        exchange.kind === 'response'
-          ? (exchange.response.body as { data?: unknown } | undefined)?.data
-          : undefined;
-      // Held to 100: exactly the first 100, or all of a shorter list (not the default 10).
-      const want = Math.min(MAX_LIMIT, totals[index] ?? 0);
-      if (statusOf(exchange) !== 200 || !Array.isArray(data) || data.length !== want) {
-        failures.push(
-          failureOf(
-            exchange,
-            'A limit above 100 is neither refused nor held to 100',
-            `4xx, or 200 with ${String(want)} items`,
-          ),
-        );
-      }
-    }
-    return found(failures);
-  },
-};
 
 /**
  * Rule: an unknown query parameter is ignored or refused, never a 5xx. Breaks it: a handler that
@@ -310,8 +245,6 @@ const unknownAsStandIn: Check = {
 };
 
 export const negativeChecks: readonly Check[] = [
-  invalidParameters,
-  limitAboveMaximum,
   unknownParameters,
   invalidAsStandIn,
   unknownAsStandIn,

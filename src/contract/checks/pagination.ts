@@ -12,7 +12,6 @@ import {
   readPage,
   queryParameter,
   someIds,
-  INTERFACE_LIMITS,
   STOCK,
   withQuery,
   type Collection,
@@ -20,10 +19,6 @@ import {
   type ListPage,
   type Id,
 } from '../walk.ts';
-
-/** The interface's page sizes: default 10, maximum 100. */
-export const DEFAULT_LIMIT = INTERFACE_LIMITS.default;
-export const MAX_LIMIT = INTERFACE_LIMITS.max;
 
 type Query = Readonly<Record<string, string | number>>;
 

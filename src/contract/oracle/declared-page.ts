@@ -150,6 +150,8 @@ function pagingVerdicts(list: DeclaredList, values: ReadonlyMap<string, string>)
     const rule = list.rules.find((candidate) => candidate.name === name);
     // Leading zeros: the decimal number, or refused, never read as octal.
     const number = zeroed(raw) ? String(Number(raw)) : raw;
+    // A size above the maximum: held to the maximum, or refused (clampedSize).
+    if (clampedSize(list, name, raw) !== undefined) return ['valid'];
     const verdict = rule === undefined ? 'open' : judgeValue(rule.schema, number);
     const placed = /^\d+$/.test(raw) && Number(raw) >= least;
     return [verdict === 'valid' && !placed ? 'open' : verdict];
@@ -157,6 +159,18 @@ function pagingVerdicts(list: DeclaredList, values: ReadonlyMap<string, string>)
 }
 
 const zeroed = (raw: string): boolean => /^0+[1-9]\d*$/.test(raw);
+
+/** The size a page above the schema's maximum is held to; undefined for any other value. */
+function clampedSize(
+  list: DeclaredList,
+  name: string | undefined,
+  raw: string,
+): number | undefined {
+  const { paging } = list.collection;
+  const most = list.sizeMaximum;
+  if (paging.kind === 'whole' || name !== paging.size || most === undefined) return undefined;
+  return /^[1-9]\d{0,15}$/.test(raw) && Number(raw) > most ? most : undefined;
+}
 
 /** The answer a correct service gives to `request`. */
 export function expectedAnswer(model: ListModel, request: ListRequest): ListAnswer {
@@ -229,7 +243,8 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
     );
   const mayHold = idsAt(loose);
   const sameOrder = level.length === learned.items.length;
-  const mayRefuse = emptyNeedle || request.pairs.some(([, raw]) => zeroed(raw));
+  const clamped = request.pairs.some(([name, raw]) => clampedSize(list, name, raw) !== undefined);
+  const mayRefuse = emptyNeedle || clamped || request.pairs.some(([, raw]) => zeroed(raw));
   if (strict.length !== loose.length || !sameOrder) {
     // Where the readings keep different counts, a later page may be past the end of some.
     const position = positionOf(list);
@@ -258,7 +273,18 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
     mayHold,
     mustHold: new Set(),
     seen,
-    agreed: agreedPage(list, request.pairs, strict, sorted ? undefined : level),
+    agreed: clamped
+      ? {
+          // The page at the maximum; its links may keep the size asked or the maximum.
+          ...agreedPage(
+            list,
+            request.pairs.map(([name, raw]) => [name, String(clampedSize(list, name, raw) ?? raw)]),
+            strict,
+            sorted ? undefined : level,
+          ),
+          pages: undefined,
+        }
+      : agreedPage(list, request.pairs, strict, sorted ? undefined : level),
   };
 }
 
