@@ -6,7 +6,7 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Level } from './check.ts';
-import type { DeclaredFilter, DeclaredList, MatchKind } from './declared.ts';
+import type { DeclaredFilter, DeclaredItem, DeclaredList, MatchKind } from './declared.ts';
 import type { Learned, LearnedList } from './learn.ts';
 import { listModel, type ListModel } from './oracle/declared-page.ts';
 import { queryRules } from './oracle/parameter-rules.ts';
@@ -95,7 +95,11 @@ export function interfaceLists(spec: OpenAPIV3_1.Document): InterfaceList[] {
  * what the other levels show of it and its product's name; products as the primary level saw
  * them (the interface does not say another level sees them alike).
  */
-function learnedOf(learned: Learned, primary: TokenLevel, collection: Collection): LearnedList {
+export function interfaceLearned(
+  learned: Learned,
+  primary: TokenLevel,
+  collection: Collection,
+): LearnedList {
   if (collection !== STOCK) {
     return {
       byLevel: new Map([[primary, learned.products]]),
@@ -129,9 +133,50 @@ export function interfaceModel(
   learned: Learned,
   primary: TokenLevel,
 ): ListModel | undefined {
-  const seen = learnedOf(learned, primary, list.collection);
+  const seen = interfaceLearned(learned, primary, list.collection);
   if (seen.items.length === 0) return undefined;
   const model = listModel(list, seen);
   const named = seen.items.every((item) => typeof item['name'] === 'string');
   return named ? model : { ...model, filters: model.filters.filter((f) => f.field !== 'name') };
+}
+
+/** One of the interface's items (`/v1/stock/{id}`), with the list its keys come from. */
+export interface InterfaceItem extends InterfaceList {
+  readonly item: DeclaredItem;
+}
+
+/**
+ * The interface's items: `/v1/stock/{id}`, and `/v1/products/{id}`, which PRODUCT.md gives
+ * (judged at the stand-in level); each keyed as the spec's path parameter says.
+ */
+export function interfaceItems(spec: OpenAPIV3_1.Document): InterfaceItem[] {
+  return interfaceLists(spec)
+    .filter(({ list, level }) => (list.collection === STOCK) === (level === 'interface'))
+    .map((of) => {
+      const path = `${of.list.collection.path}/{id}`;
+      const parameters = (spec.paths?.[path]?.get?.parameters ??
+        []) as OpenAPIV3_1.ParameterObject[];
+      const keySchema = (parameters.find((one) => one.in === 'path')?.schema ??
+        {}) as OpenAPIV3_1.SchemaObject;
+      const { record, views, open } = of.list;
+      const item: DeclaredItem = {
+        path,
+        template: path,
+        parents: [],
+        parameter: 'id',
+        keySchema,
+        envelope: ['data'],
+        record,
+        views,
+        open,
+      };
+      return {
+        ...of,
+        item,
+        source:
+          of.level === 'interface'
+            ? 'interface: GET /v1/stock/:id; RFC 9110 §15.5'
+            : 'PRODUCT.md: /v1/products payload (`/v1/products/:id` returns one)',
+      };
+    });
 }

@@ -366,7 +366,7 @@ export async function runContract(options: ContractOptions): Promise<Report> {
     ...readingChecks,
     ...paginationChecks,
     ...filterChecks,
-    ...singleItemChecks,
+    ...singleItemChecks(options.spec.dereferenced),
     ...accessLevelChecks,
     ...negativeChecks,
     ...generatedInterfaceChecks(options.spec.dereferenced),

@@ -769,3 +769,12 @@ export function someIds(ids: readonly (Id | undefined)[], count = 6): string {
   const shown = ids.slice(0, count).map((id) => (id === undefined ? '?' : String(id)));
   return shown.length === 0 ? 'none' : `${shown.join(', ')}${ids.length > count ? ', …' : ''}`;
 }
+
+/** Up to `count` items spread over the list, first and last included. */
+export function sample<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  const step = (items.length - 1) / (count - 1);
+  return Array.from({ length: count }, (_, i) => items[Math.round(i * step)]).filter(
+    (item) => item !== undefined,
+  );
+}

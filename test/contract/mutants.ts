@@ -148,7 +148,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'single item disagrees with the list',
     level: 'interface',
-    caughtBy: 'single.stock.matches-list',
+    caughtBy: 'single./v1/stock/{id}',
     mutate: rewriteBody((body, request) =>
       /^\/v1\/stock\/\d+/.test(request.url) && !isList(body)
         ? { ...body, data: { ...(body.data as object), status: 'incoming' } }

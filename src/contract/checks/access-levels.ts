@@ -8,8 +8,7 @@ import { found } from '../check.ts';
 import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { STOCK_FIELDS } from '../reading.ts';
 import type { Exchange, TokenLevel } from '../target-client.ts';
-import { idOf, PRODUCTS, STOCK, type Collection, type Item } from '../walk.ts';
-import { sample } from './single-item.ts';
+import { idOf, PRODUCTS, sample, STOCK, type Collection, type Item } from '../walk.ts';
 
 const LIST_REQUEST = 'GET /v1/stock?limit=100 and its next links';
 

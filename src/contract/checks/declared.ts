@@ -25,7 +25,7 @@ import { describeRequest, failureOf, statusOf } from '../describe-exchange.ts';
 import { standInSpellingChecks } from './stand-in-spellings.ts';
 import { everyOctet } from './text-values.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
-import { readerName, readersOf } from '../learn.ts';
+import { readerName, readersOf, type LearnedList } from '../learn.ts';
 import { foldCase } from '../oracle/fold-case.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
 import { holderOf, type Credentials } from '../target-client.ts';
@@ -33,6 +33,7 @@ import {
   memberAt,
   idOf,
   idsNotIn,
+  sample,
   sized,
   someIds,
   withQuery,
@@ -47,7 +48,6 @@ import { generatedDeclaredChecks } from './generated-declared.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../../spec/pagination.ts';
 import { sortChecksOf } from './sorting.ts';
 import { challengeFinding } from './http-rules.ts';
-import { sample } from './single-item.ts';
 import { unknownKey } from '../unknown-key.ts';
 
 // ---- filters by match kind --------------------------------------------------------------------
@@ -313,54 +313,105 @@ function itemPath(item: DeclaredItem, key: number | string): string {
   return item.path.replace(`{${item.parameter}}`, encodeURIComponent(String(key)));
 }
 
+/** Whose rule a single-item check is, and where the list its keys come from was learned. */
+export interface ItemSource {
+  readonly head: Pick<Check, 'id' | 'level' | 'source'>;
+  readonly learnedOf: (context: CheckContext) => LearnedList | undefined;
+}
+
 /**
- * A declared item answers each listed item by its key, as the list shows it (the members both
- * views show of the same field agree; the item's own view is judged as the list's is), and a
- * key that no item has is a 404.
+ * An item answers each listed item by its key, as the list shows it (the members both views
+ * show of the same field agree; the item's own view is judged as the list's is); a key that no
+ * item has is a 404; a key its schema refuses is a 4xx; an integer key with leading zeros is
+ * that item or a 4xx, never a 404.
  */
-function singleCheck(item: DeclaredItem, list: DeclaredList): Check {
-  return guarded(
-    {
-      id: `single.${item.template}`,
-      title: `${item.path}: each listed item by its key, as the list shows it; an unknown key is a 404`,
-      level: 'interface',
-      source: `${sourceOf(item.path, 'item')}; RFC 9110 §15.5.5`,
-      needs: [],
-      async run(context) {
-        const learned = context.learned.declared.get(list.collection.path);
-        const fields = recordFieldsSeen(list.record, list.views, learned?.byLevel ?? NO_ITEMS);
-        const failures: Failure[] = [];
-        const readers = readersOf(item, context.holders);
-        for (const reader of readers) {
-          const level = readerName(reader);
-          const listed = learned?.byLevel.get(level);
-          const itemView = viewFor(item.views, level);
-          const listView = viewFor(list.views, level);
-          if (listed === undefined || itemView === undefined || listView === undefined) continue;
-          for (const entry of sample(listed, 8)) {
-            const key = idOf(list.collection, entry);
-            if (key === undefined) continue;
-            failures.push(
-              ...(await compareItem(context, { item, key, reader, entry, fields, list })),
-            );
-          }
+export function singleCheck(item: DeclaredItem, list: DeclaredList, from: ItemSource): Check {
+  return {
+    ...from.head,
+    title: `${item.path}: each listed item by its key, as the list shows it; an unknown key is a 404, a malformed one a 4xx`,
+    needs: [],
+    async run(context) {
+      const learned = from.learnedOf(context);
+      const fields = recordFieldsSeen(list.record, list.views, learned?.byLevel ?? NO_ITEMS);
+      const failures: Failure[] = [];
+      const readers = readersOf(item, context.holders);
+      for (const reader of readers) {
+        const level = readerName(reader);
+        const listed = learned?.byLevel.get(level);
+        const itemView = viewFor(item.views, level);
+        const listView = viewFor(list.views, level);
+        if (listed === undefined || itemView === undefined || listView === undefined) continue;
+        for (const entry of sample(listed, 8)) {
+          const key = idOf(list.collection, entry);
+          if (key === undefined) continue;
+          failures.push(
+            ...(await compareItem(context, { item, key, reader, entry, fields, list })),
+          );
         }
-        const keys = (learned?.items ?? []).flatMap((entry) => idOf(list.collection, entry) ?? []);
-        const key = unknownKey(keys, item.keySchema.pattern);
-        const as = readers[0] ?? 'none';
-        if (key !== undefined) {
-          const exchange = await context.client.request({ path: itemPath(item, key), as });
-          if (exchange.kind === 'no-response' || exchange.response.status !== 404) {
-            failures.push(failureOf(exchange, 'A key that no listed item has is not a 404', '404'));
-          }
+      }
+      const keys = (learned?.items ?? []).flatMap((entry) => idOf(list.collection, entry) ?? []);
+      const key = unknownKey(keys, item.keySchema.pattern);
+      const as = learned?.holder ?? readers[0] ?? 'none';
+      if (key !== undefined) {
+        const exchange = await context.client.request({ path: itemPath(item, key), as });
+        if (exchange.kind === 'no-response' || exchange.response.status !== 404) {
+          failures.push(failureOf(exchange, 'A key that no listed item has is not a 404', '404'));
         }
-        failures.push(...(await otherCaseFailures(context, item, keys, as)));
-        failures.push(...(await encodedKeyFailures(context, item, keys, as)));
-        return found(failures.slice(0, 10));
-      },
+      }
+      failures.push(...(await otherCaseFailures(context, item, keys, as)));
+      failures.push(...(await encodedKeyFailures(context, item, keys, as)));
+      failures.push(...(await malformedKeyFailures(context, item, keys, as)));
+      return found(failures.slice(0, 10));
     },
-    list,
+  };
+}
+
+/**
+ * Rule: a key the key's schema refuses is a 4xx (`0`, `-7`, `abc`, `7.5`, `7abc`, `7e0` for an
+ * integer from 1); an integer key written with leading zeros is the same item or a 4xx, never a
+ * 404 (which says no such item exists). Breaks it: parseInt or Number reading `7.5` as 7, ids
+ * compared as text, a 500.
+ */
+async function malformedKeyFailures(
+  context: CheckContext,
+  item: DeclaredItem,
+  keys: readonly Id[],
+  as: Credentials,
+): Promise<Failure[]> {
+  const key = keys.find((one) => typeof one === 'number') ?? keys[0];
+  if (key === undefined) return [];
+  const text = String(key);
+  const refused = ['0', `-${text}`, 'abc', `${text}.5`, `${text}abc`, `${text}e0`].filter(
+    (candidate) => judgeValue(item.keySchema, candidate) === 'invalid',
   );
+  const failures: Failure[] = [];
+  for (const bad of refused) {
+    const exchange = await context.client.request({ path: itemPath(item, bad), as });
+    const status = statusOf(exchange) ?? 0;
+    if (status < 400 || status >= 500) {
+      failures.push(failureOf(exchange, `The key ${JSON.stringify(bad)} is not refused`, '4xx'));
+    }
+  }
+  if (typeof key !== 'number') return failures;
+  const plain = await context.client.request({ path: itemPath(item, key), as });
+  if (plain.kind === 'no-response' || plain.response.status !== 200) return failures;
+  for (const spelled of [`0${text}`, `00${text}`]) {
+    const exchange = await context.client.request({ path: itemPath(item, spelled), as });
+    const status = statusOf(exchange) ?? 0;
+    const same =
+      status === 200 &&
+      exchange.kind === 'response' &&
+      isDeepStrictEqual(exchange.response.body, plain.response.body);
+    if (same || (status >= 400 && status < 500 && status !== 404)) continue;
+    failures.push(
+      failureOf(
+        exchange,
+        `The key ${text} written as ${spelled} is neither that item nor refused as malformed (a 404 says no item ${text} exists)`,
+        `200 as for ${itemPath(item, key)}, or a 4xx`,
+      ),
+    );
+  }
+  return failures;
 }
 
 /**
@@ -666,7 +717,15 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
     ...declared.items.flatMap((item) => {
       // A nested item's own list first: the same records under another parent are not its.
       const list = listOfItem(declared, item);
-      return list === undefined ? [] : [singleCheck(item, list)];
+      if (list === undefined) return [];
+      const head = {
+        id: `single.${item.template}`,
+        level: 'interface' as const,
+        source: `${sourceOf(item.path, 'item')}; RFC 9110 §15.5.5`,
+      };
+      const learnedOf = (context: CheckContext) =>
+        context.learned.declared.get(list.collection.path);
+      return [guarded(singleCheck(item, list, { head, learnedOf }), list)];
     }),
     ...nestedChecksOf(declared.nested),
     ...generatedDeclaredChecks(declared.lists),

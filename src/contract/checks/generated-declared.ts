@@ -148,8 +148,13 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
     as: Credentials = reader,
     method: 'GET' | 'HEAD' = 'GET',
   ): Generated => ({ pairs, as, method, spelling: 'standard' });
-  const values = (filter: DeclaredFilter) =>
-    model.learned.items.map((item) => model.valueOf(item, filter.field));
+  const servedBy = new Map(
+    model.filters.map((filter) => [
+      filter,
+      model.learned.items.map((item) => model.valueOf(item, filter.field)),
+    ]),
+  );
+  const values = (filter: DeclaredFilter) => servedBy.get(filter) ?? [];
   const keys = idsOf(list.collection, model.learned.items).filter((key) => key !== undefined);
   const keptBy = (filter: DeclaredFilter, text: string) =>
     values(filter).filter((value) => keeps(filter, value, text)).length;

@@ -189,10 +189,14 @@ export function pickNeedles(names: readonly string[]): string[] {
   const forms = names.flatMap((name) =>
     [name, name.normalize('NFC'), name.normalize('NFD')].map(foldCase),
   );
-  const bare = names
-    .map((name) => name.normalize('NFD').replace(/\p{M}/gu, ''))
-    .filter((text) => !forms.some((form) => form.includes(foldCase(text))))
-    .slice(0, 4);
+  const bare: string[] = [];
+  for (const name of names) {
+    const text = name.normalize('NFD').replace(/\p{M}/gu, '');
+    // A name without marks holds itself: only names that lost an accent can be bare needles.
+    if (bare.length >= 4 || text === name.normalize('NFD')) continue;
+    const folded = foldCase(text);
+    if (!forms.some((form) => form.includes(folded))) bare.push(text);
+  }
   const counts = new Map(
     [...fromNames].map((needle) => {
       const folded = foldLoosely(needle);

@@ -23,7 +23,17 @@ export function foldCase(text: string): string {
  * decomposed, accents dropped, case folded. What a name filter keeps must match this much.
  */
 export function foldLoosely(text: string): string {
-  return foldCase(text.normalize('NFKD').replaceAll(/\p{M}/gu, ''))
-    .normalize('NFKD')
-    .replaceAll(/\p{M}/gu, '');
+  let folded = loosely.get(text);
+  if (folded === undefined) {
+    folded = foldCase(text.normalize('NFKD').replaceAll(/\p{M}/gu, ''))
+      .normalize('NFKD')
+      .replaceAll(/\p{M}/gu, '');
+    // The model folds every served text for every request: each once, within a bound.
+    if (loosely.size >= LOOSELY_KEPT) loosely.clear();
+    loosely.set(text, folded);
+  }
+  return folded;
 }
+
+const LOOSELY_KEPT = 100_000;
+const loosely = new Map<string, string>();
