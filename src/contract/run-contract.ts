@@ -14,7 +14,7 @@ import {
 import type { Check, CheckContext, CheckResult, Failure, Level } from './check.ts';
 import { accessLevelChecks, crossLevelCheck } from './checks/access-levels.ts';
 import { filterChecks } from './checks/filters.ts';
-import { generatedInterfaceChecks } from './checks/generated-declared.ts';
+import { generatedInterfaceChecks } from './checks/generated.ts';
 import { answerRuleFindings, httpRuleChecks } from './checks/http-rules.ts';
 import { credentialPlaces } from './credential-places.ts';
 import { negativeChecks } from './checks/negative.ts';

@@ -5,7 +5,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { answerRuleFindings } from '../../src/contract/checks/http-rules.ts';
-import { remainderSizes } from '../../src/contract/checks/generated-declared.ts';
+import { remainderSizes } from '../../src/contract/checks/generated.ts';
 import { foldCase, foldLoosely } from '../../src/contract/oracle/fold-case.ts';
 import { instantsOf } from '../../src/contract/oracle/instants.ts';
 import {

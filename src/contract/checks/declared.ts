@@ -44,7 +44,7 @@ import { nameChecksOf, walkFiltered } from './filters.ts';
 import { paginationChecksOf } from './pagination.ts';
 import { pagingChecksOf } from './paging-shapes.ts';
 import { nestedChecksOf } from './nested.ts';
-import { generatedDeclaredChecks } from './generated-declared.ts';
+import { generatedDeclaredChecks } from './generated.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../../spec/pagination.ts';
 import { sortChecksOf } from './sorting.ts';
 import { challengeFinding } from './http-rules.ts';

@@ -1,9 +1,9 @@
 /**
- * @module Seeded requests to a declared list, whatever its shape: its filters at served values,
- * pieces of them, noise and empty values; a page size and a position; the parameters in any
- * order and any spelling a client may write; GET or HEAD; every level, and none, one after
- * another over the same kept-alive connections. The expected answer is the model's
- * (oracle/declared-page.ts), computed from the list learned whole at each level.
+ * @module Seeded requests to a list, the interface's or a declared one, whatever its shape: its
+ * filters at served values, pieces of them, noise and empty values; a page size and a position;
+ * the parameters in any order and any spelling a client may write; GET or HEAD; every level,
+ * and none, one after another over the same kept-alive connections. The expected answer is the
+ * model's (oracle/declared-page.ts), computed from the list learned whole at each level.
  */
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
