@@ -40,8 +40,6 @@ export interface CheckContext {
   readonly reading: Reading;
   /** What the stand-in answers, for the stand-in-level checks to compare with. */
   readonly standIn: StandIn;
-  /** The statuses the spec declares for the `status` filter. */
-  readonly statuses: readonly string[];
   /** The methods the spec declares at a path (spec-methods.ts). */
   readonly declaredAt: (path: string) => ReadonlySet<string>;
   readonly seed: number;
