@@ -42,7 +42,10 @@ export type ListAnswer =
 
 export interface ExpectedPage {
   readonly kind: 'page';
-  /** A size or position written with leading zeros: this page, or a 4xx. */
+  /**
+   * A correct service may refuse instead: a size or position with leading zeros, an empty
+   * needle, a size above the maximum, a later page the readings disagree on.
+   */
   readonly mayRefuse: boolean;
   /** The ids some correct reading of the filters keeps: no page holds another. */
   readonly mayHold: ReadonlySet<Id>;
@@ -253,9 +256,10 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
     // On a first page that holds the loosest reading's all, what every reading keeps is there.
     const { paging, limits } = collection;
     const sizeName = paging.kind === 'whole' ? undefined : paging.size;
-    const size = Number(
+    const askedSize = Number(
       (sizeName === undefined ? undefined : values.get(sizeName)) ?? limits.default,
     );
+    const size = Math.min(askedSize, list.sizeMaximum ?? askedSize);
     const whole = paging.kind === 'whole' || (!later && size >= loose.length);
     return {
       kind: 'page',
