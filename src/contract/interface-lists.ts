@@ -1,8 +1,8 @@
 /**
- * @module The interface's two lists as the model reads a declared one: /v1/stock with its
+ * @module The interface's lists and items as the model reads declared ones: /v1/stock with its
  * `name` filter (the product's name, from the product list), `status` and `id`, a view per level;
- * /v1/products with its paging alone (its filters are PRODUCT.md's, which the interface leaves
- * open). What each level saw comes from the walks learn.ts made.
+ * /v1/products paged, and with PRODUCT.md's filters at the stand-in level (the interface leaves
+ * them open); each one's item by id. What each level saw comes from the walks learn.ts made.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Level } from './check.ts';
@@ -150,33 +150,36 @@ export interface InterfaceItem extends InterfaceList {
  * (judged at the stand-in level); each keyed as the spec's path parameter says.
  */
 export function interfaceItems(spec: OpenAPIV3_1.Document): InterfaceItem[] {
-  return interfaceLists(spec)
-    .filter(({ list, level }) => (list.collection === STOCK) === (level === 'interface'))
-    .map((of) => {
-      const path = `${of.list.collection.path}/{id}`;
-      const parameters = (spec.paths?.[path]?.get?.parameters ??
-        []) as OpenAPIV3_1.ParameterObject[];
-      const keySchema = (parameters.find((one) => one.in === 'path')?.schema ??
-        {}) as OpenAPIV3_1.SchemaObject;
-      const { record, views, open } = of.list;
-      const item: DeclaredItem = {
-        path,
-        template: path,
-        parents: [],
-        parameter: 'id',
-        keySchema,
-        envelope: ['data'],
-        record,
-        views,
-        open,
-      };
-      return {
-        ...of,
-        item,
-        source:
-          of.level === 'interface'
-            ? 'interface: GET /v1/stock/:id; RFC 9110 §15.5'
-            : 'PRODUCT.md: /v1/products payload (`/v1/products/:id` returns one)',
-      };
-    });
+  return (
+    interfaceLists(spec)
+      // The stock item is the interface's; the product item PRODUCT.md's, as its filters are.
+      .filter(({ list, level }) => (list.collection === STOCK) === (level === 'interface'))
+      .map((of) => {
+        const path = `${of.list.collection.path}/{id}`;
+        const parameters = (spec.paths?.[path]?.get?.parameters ??
+          []) as OpenAPIV3_1.ParameterObject[];
+        const keySchema = (parameters.find((one) => one.in === 'path')?.schema ??
+          {}) as OpenAPIV3_1.SchemaObject;
+        const { record, views, open } = of.list;
+        const item: DeclaredItem = {
+          path,
+          template: path,
+          parents: [],
+          parameter: 'id',
+          keySchema,
+          envelope: ['data'],
+          record,
+          views,
+          open,
+        };
+        return {
+          ...of,
+          item,
+          source:
+            of.level === 'interface'
+              ? 'interface: GET /v1/stock/:id; RFC 9110 §15.5'
+              : 'PRODUCT.md: /v1/products payload (`/v1/products/:id` returns one)',
+        };
+      })
+  );
 }

@@ -134,11 +134,13 @@ function laterPage(list: DeclaredList, kept: number): [string, string][] {
 }
 
 /**
- * Asked on purpose before the seeded ones: each filter alone at its edges and at the values
- * that tell a working filter from a broken one (probe-values.ts), each of these on a later page
- * too, where its links must keep it; an array filter at two values; every two filters at once,
- * in either order; a position with a size in either order; each level with a filter at a served
- * value, then the same without a token over the connection it used; a filtered HEAD.
+ * Asked on purpose before the seeded ones: each filter alone at its edges (bounds, values its
+ * schema refuses) and at the values that tell a working filter from a broken one
+ * (probe-values.ts), each of these on a later page too, where its links must keep it; an array
+ * filter at two values; every two filters at once, in either order; the last pages at the sizes
+ * that leave one item, a full page or one short; each bound of the size and the position; each
+ * level with each filter, then no token and a wrong one over the same connections; a filtered
+ * HEAD; malformed escapes as typed; the declared sort's orders.
  */
 function edgeRequests(model: ListModel, readers: readonly Credentials[]): Generated[] {
   const { list } = model;
