@@ -443,7 +443,8 @@ async function followNext(
     model.filters.some((filter) => filter.parameter === name),
   );
   const next = page.links.next;
-  if (!filtered || next === null) return undefined;
+  // A cursor's page is the walk's to judge: the model places pages by number or offset only.
+  if (!filtered || next === null || positionOf(model.list) === undefined) return undefined;
   const url = followable(context.client, 'next', next, page);
   if (typeof url !== 'string') return url.message;
   const pairs = [...new URL(url).searchParams];
