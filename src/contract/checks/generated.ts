@@ -203,11 +203,17 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
     return [...texts.map((text) => at([[filter.parameter, text]])), ...probed, ...anyOf];
   });
   // Every two filters, each at a value that narrows the list: AND, on every page.
-  const narrowing = (filter: DeclaredFilter) =>
-    (probes.get(filter) ?? []).find((text) => {
-      const kept = keptBy(filter, text);
-      return kept > 0 && kept < model.learned.items.length;
-    });
+  // Once per filter: each pair of filters and each level asks for it again.
+  const narrowed = new Map(
+    model.filters.map((filter) => [
+      filter,
+      (probes.get(filter) ?? []).find((text) => {
+        const kept = keptBy(filter, text);
+        return kept > 0 && kept < model.learned.items.length;
+      }),
+    ]),
+  );
+  const narrowing = (filter: DeclaredFilter) => narrowed.get(filter);
   for (const [index, one] of model.filters.entries()) {
     for (const other of model.filters.slice(index + 1)) {
       const [x, y] = [narrowing(one), narrowing(other)];

@@ -196,10 +196,9 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
       filter.schema.type === 'array' && filter.items.explode ? [filter.parameter] : [],
     ),
   );
-  const repeated = request.pairs.some(
-    ([name], index) =>
-      !many.has(name) && request.pairs.findIndex(([other]) => other === name) !== index,
-  );
+  // Counted once each: a link's query, the target's to write, may hold any number of pairs.
+  const singles = request.pairs.map(([name]) => name).filter((name) => !many.has(name));
+  const repeated = new Set(singles).size !== singles.length;
   const asked = model.filters.flatMap((filter) => {
     const texts = textsOf(filter);
     return texts.length === 0 ? [] : [[filter, texts] as const];

@@ -28,12 +28,14 @@ export function foldLoosely(text: string): string {
     folded = foldCase(text.normalize('NFKD').replaceAll(/\p{M}/gu, ''))
       .normalize('NFKD')
       .replaceAll(/\p{M}/gu, '');
-    // The model folds every served text for every request: each once, within a bound.
+    // The model folds every served text for every request: each once, within a bound of
+    // texts and of length (a target's texts may be of any size).
     if (loosely.size >= LOOSELY_KEPT) loosely.clear();
-    loosely.set(text, folded);
+    if (text.length <= LONGEST_KEPT) loosely.set(text, folded);
   }
   return folded;
 }
 
 const LOOSELY_KEPT = 100_000;
+const LONGEST_KEPT = 1_000;
 const loosely = new Map<string, string>();
