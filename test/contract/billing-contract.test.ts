@@ -43,7 +43,7 @@ describe('stockmock contract on the billing example', () => {
       expect(failedAt(report, 'stand-in')).toStrictEqual([]);
       const ids = report.results.map((result) => result.id);
       for (const id of [
-        'sort./v1/invoices',
+        'sort./v1/invoices.code-points',
         'sort./v1/invoices.default',
         'generated./v1/invoices',
         'pagination./v1/customers.links-absolute',

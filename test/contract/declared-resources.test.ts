@@ -32,7 +32,7 @@ const CAUGHT_BY: Readonly<Record<string, string>> = {
   'walk repeats an item': 'generated./v1/warehouses',
   'next link drops the filter': 'generated./v1/warehouses',
   'item endpoint answers another item': 'single./v1/warehouses/{id}',
-  'missing token served as public': 'http./v1/warehouses.missing-token',
+  'missing token served as public': 'http.missing-token',
   'limit ignored': 'generated./v1/warehouses',
   'ordered by name': 'pagination./v1/warehouses.order-by-id',
   'name match case-sensitive': 'filters./v1/warehouses.name-case-insensitive',
@@ -51,7 +51,7 @@ const CAUGHT_BY: Readonly<Record<string, string>> = {
   'name filter folds ASCII case only': 'filters./v1/warehouses.name-case-insensitive',
   'empty name filter matches nothing': 'generated./v1/warehouses',
   'healthz counts the first page only': 'health./healthz',
-  'unknown token answered 403': 'http./v1/warehouses.missing-token',
+  'unknown token answered 403': 'http.missing-token',
   'links encode filter values in Latin-1': 'generated./v1/warehouses',
 };
 

@@ -1,18 +1,17 @@
 /**
  * @module The checks of the lists and items a spec declares (`x-stockmock`) beyond the
- * interface's: the paging and name-filter checks the interface's lists get, and checks of their
- * own for each declared filter by its match kind, for what each level's view shows, and for the
- * single item against the list item. Every expectation comes from the declaration, read by the
- * checker (../declared.ts), and from the unfiltered walks.
+ * interface's: the stand-in's paging and case decisions the interface's lists get, what each
+ * level's view shows, the single item against the list item, and health counts. Every
+ * expectation comes from the declaration, read by the checker (../declared.ts), and from the
+ * unfiltered walks.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Check, CheckContext, Failure, Findings } from '../check.ts';
-import { found, judgedSetting } from '../check.ts';
+import { found } from '../check.ts';
 import {
   memberOf,
   viewFor,
   type Declared,
-  type DeclaredFilter,
   type DeclaredHealth,
   type DeclaredItem,
   type DeclaredList,
@@ -26,145 +25,17 @@ import { standInSpellingChecks } from './stand-in-spellings.ts';
 import { everyOctet } from './text-values.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
 import { readerName, readersOf, type LearnedList } from '../learn.ts';
-import { foldCase } from '../oracle/fold-case.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
-import { holderOf, type Credentials } from '../target-client.ts';
-import {
-  memberAt,
-  idOf,
-  idsNotIn,
-  sample,
-  sized,
-  someIds,
-  withQuery,
-  type Item,
-  type Id,
-} from '../walk.ts';
-import { nameChecksOf, walkFiltered } from './filters.ts';
+import type { Credentials } from '../target-client.ts';
+import { memberAt, idOf, sample, sized, withQuery, type Item, type Id } from '../walk.ts';
+import { caseChecksOf } from './filters.ts';
 import { paginationChecksOf } from './pagination.ts';
 import { pagingChecksOf } from './paging-shapes.ts';
 import { nestedChecksOf } from './nested.ts';
 import { generatedDeclaredChecks } from './generated.ts';
 import { LIMIT_PARAMETER, PAGE_PARAMETER } from '../../spec/pagination.ts';
 import { sortChecksOf } from './sorting.ts';
-import { challengeFinding } from './http-rules.ts';
 import { unknownKey } from '../unknown-key.ts';
-
-// ---- filters by match kind --------------------------------------------------------------------
-
-/**
- * The first level with a token whose view shows a field, how to ask as it, and each item it
- * saw by key with the field's value; undefined when no such level was read.
- */
-function fieldSeen(
-  context: CheckContext,
-  list: DeclaredList,
-  field: string,
-): { as: Credentials; keyed: { key: Id; value: unknown }[] } | undefined {
-  const learned = context.learned.declared.get(list.collection.path);
-  for (const [level, items] of learned?.byLevel ?? []) {
-    const view = viewFor(list.views, level);
-    const member = view === undefined ? undefined : memberOf(view, field);
-    if (member === undefined) continue;
-    return {
-      as: level === 'none' ? 'none' : holderOf(level),
-      keyed: items.flatMap((item) => {
-        const key = idOf(list.collection, item);
-        return key === undefined ? [] : [{ key, value: item[member] }];
-      }),
-    };
-  }
-  return undefined;
-}
-
-/**
- * Rule (stand-in): a declared `contains` folds case as the name filter does, with Unicode case
- * folding unless `nameMatch` says case-sensitive. Breaks it: a match in exact case, one that
- * folds ASCII only. A piece of a served text with letters, in the other case, so that the two
- * rules keep different items.
- */
-function containsCase(list: DeclaredList, filter: DeclaredFilter): Check {
-  const { path } = list.collection;
-  return {
-    id: `filters.${list.collection.name}.${filter.parameter}-case`,
-    title: `${path}?${filter.parameter}=…: the stand-in's case rule (case-insensitive with Unicode case folding, unless it matches case)`,
-    level: 'stand-in',
-    source: sourceOf(
-      path,
-      `filters (${filter.parameter}: contains), as the name filter folds case`,
-    ),
-    needs: [],
-    async run(context): Promise<Findings> {
-      const seen = fieldSeen(context, list, filter.field);
-      const keyed = (seen?.keyed ?? []).flatMap(({ key, value }) =>
-        typeof value === 'string' ? [{ key, value }] : [],
-      );
-      const needle = casedPiece(keyed.map((entry) => entry.value));
-      if (seen === undefined || needle === undefined) {
-        return {
-          failures: [],
-          skipped: `no served ${filter.field} has letters to change the case of`,
-        };
-      }
-      const folded = keyed.filter((e) => foldCase(e.value).includes(foldCase(needle)));
-      const exact = keyed.filter((e) => e.value.includes(needle));
-      const { as } = seen;
-      const query = { [filter.parameter]: needle };
-      const filtered = await walkFiltered(
-        context,
-        list.collection,
-        query,
-        folded.length,
-        undefined,
-        as,
-      );
-      if (filtered.failures.length > 0) return found(filtered.failures);
-      const same = (want: readonly { key: Id }[]): boolean =>
-        idsNotIn(
-          filtered.got,
-          want.map((e) => e.key),
-        ).length === 0 &&
-        idsNotIn(
-          want.map((e) => e.key),
-          filtered.got,
-        ).length === 0;
-      const rule = same(folded) ? 'case-insensitive' : same(exact) ? 'case-sensitive' : undefined;
-      const want = context.standIn.settings.nameMatch;
-      const expected = want === 'case-insensitive' ? folded : exact;
-      return judgedSetting(
-        context,
-        'nameMatch',
-        rule ?? {
-          uncovered: `${filter.parameter} is neither exact case nor full Unicode case folding`,
-        },
-        `${filter.parameter} is ${rule ?? 'neither exact case nor case-folded'}`,
-        () => ({
-          message: `${filter.parameter}=${JSON.stringify(needle)} keeps other items than the stand-in's ${want} match`,
-          request: filtered.request,
-          expected: `ids ${someIds(expected.map((e) => e.key))}`,
-          actual: `ids ${someIds(filtered.got)}`,
-        }),
-      );
-    },
-  };
-}
-
-/**
- * A piece of a served text whose case can change, in the other case (`ean` → `EAN`): around a
- * letter beyond ASCII where a served text has one (`afé` → `AFÉ`), since a match that folds
- * ASCII alone keeps the same items as the stand-in's for every ASCII piece.
- */
-function casedPiece(values: readonly string[]): string | undefined {
-  const changes = (text: string): boolean => text.toUpperCase() !== text.toLowerCase();
-  const beyondAscii = values
-    .flatMap((value) => value.match(/\p{L}{0,2}[^\p{ASCII}]\p{L}{0,2}/gu) ?? [])
-    .find((piece) => (piece.match(/[^\p{ASCII}]/gu) ?? []).some(changes));
-  const piece =
-    beyondAscii ??
-    values.flatMap((value) => value.match(/\p{L}{3}/u) ?? []).find((text) => changes(text));
-  if (piece === undefined) return undefined;
-  return piece === piece.toUpperCase() ? piece.toLowerCase() : piece.toUpperCase();
-}
 
 const NO_ITEMS: ReadonlyMap<string, readonly Item[]> = new Map();
 
@@ -350,167 +221,143 @@ export function singleCheck(item: DeclaredItem, list: DeclaredList, from: ItemSo
         }
       }
       const keys = (learned?.items ?? []).flatMap((entry) => idOf(list.collection, entry) ?? []);
-      const key = unknownKey(keys, item.keySchema.pattern);
       const as = learned?.holder ?? readers[0] ?? 'none';
-      if (key !== undefined) {
-        const exchange = await context.client.request({ path: itemPath(item, key), as });
-        if (exchange.kind === 'no-response' || exchange.response.status !== 404) {
-          failures.push(failureOf(exchange, 'A key that no listed item has is not a 404', '404'));
-        }
-      }
-      failures.push(...(await otherCaseFailures(context, item, keys, as)));
-      failures.push(...(await encodedKeyFailures(context, item, keys, as)));
-      failures.push(...(await malformedKeyFailures(context, item, keys, as)));
+      failures.push(...(await keyFailures(context, item, keys, as)));
       return found(failures.slice(0, 10));
     },
   };
 }
 
+/** What a key names: the listed item it spells, no item (a 404), or none, refused (another 4xx). */
+type KeyOutcome = 'same' | 'none' | 'refused';
+
+interface KeySpelling {
+  /** The key as written in the path. */
+  readonly written: string;
+  /** The listed key it spells, where the answer may be that item. */
+  readonly of?: Id;
+  readonly allowed: readonly KeyOutcome[];
+  readonly message: string;
+  readonly expected: string;
+}
+
 /**
- * Rule: a key the key's schema refuses is a 4xx (`0`, `-7`, `abc`, `7.5`, `7abc`, `7e0` for an
- * integer from 1); an integer key written with leading zeros is the same item or a 4xx, never a
- * 404 (which says no such item exists). Breaks it: parseInt or Number reading `7.5` as 7, ids
- * compared as text, a 500.
+ * Keys whose answer a correct service gives, each from a listed key. Rules: a key no item has
+ * is a 404; one the key's schema refuses (`0`, `-7`, `abc`, `7.5`, `7abc`, `7e0`) is a 4xx; an
+ * integer with leading zeros is that item or a 4xx, never a 404 (which says no such item); a
+ * text key is matched as written: in another case it names no item (a 4xx where its schema
+ * refuses it), but a UUID is read in either case (RFC 9562 §4); a key with its octets
+ * percent-encoded is the same key (RFC 3986 §6.2.2.2). What breaks them: parseInt reading `7.5`
+ * as 7, ids compared as text, a lookup that folds case, a key matched before it is decoded.
  */
-async function malformedKeyFailures(
-  context: CheckContext,
-  item: DeclaredItem,
-  keys: readonly Id[],
-  as: Credentials,
-): Promise<Failure[]> {
-  const key = keys.find((one) => typeof one === 'number') ?? keys[0];
-  if (key === undefined) return [];
-  const text = String(key);
-  const refused = ['0', `-${text}`, 'abc', `${text}.5`, `${text}abc`, `${text}e0`].filter(
-    (candidate) => judgeValue(item.keySchema, candidate) === 'invalid',
-  );
-  const failures: Failure[] = [];
-  for (const bad of refused) {
-    const exchange = await context.client.request({ path: itemPath(item, bad), as });
-    const status = statusOf(exchange) ?? 0;
-    if (status < 400 || status >= 500) {
-      failures.push(failureOf(exchange, `The key ${JSON.stringify(bad)} is not refused`, '4xx'));
+function keySpellings(item: DeclaredItem, keys: readonly Id[]): KeySpelling[] {
+  const spellings: KeySpelling[] = [];
+  const unknown = unknownKey(keys, item.keySchema.pattern);
+  if (unknown !== undefined) {
+    const message = 'A key that no listed item has is not a 404';
+    spellings.push({ written: encoded(unknown), allowed: ['none'], message, expected: '404' });
+  }
+  const number = keys.find((one) => typeof one === 'number');
+  const text = String(number ?? keys[0] ?? '');
+  if (text === '') return spellings;
+  for (const bad of ['0', `-${text}`, 'abc', `${text}.5`, `${text}abc`, `${text}e0`]) {
+    if (judgeValue(item.keySchema, bad) !== 'invalid') continue;
+    const message = `The key ${JSON.stringify(bad)} is not refused`;
+    spellings.push({
+      written: encoded(bad),
+      allowed: ['none', 'refused'],
+      message,
+      expected: '4xx',
+    });
+  }
+  if (number !== undefined) {
+    for (const zeros of [`0${text}`, `00${text}`]) {
+      spellings.push({
+        written: zeros,
+        of: number,
+        allowed: ['same', 'refused'],
+        message: `The key ${text} written as ${zeros} is neither that item nor refused as malformed (a 404 says no item ${text} exists)`,
+        expected: `200 as for the key ${text}, or a 4xx`,
+      });
     }
   }
-  if (typeof key !== 'number') return failures;
-  const plain = await context.client.request({ path: itemPath(item, key), as });
-  if (plain.kind === 'no-response' || plain.response.status !== 200) return failures;
-  for (const spelled of [`0${text}`, `00${text}`]) {
-    const exchange = await context.client.request({ path: itemPath(item, spelled), as });
-    const status = statusOf(exchange) ?? 0;
-    const same =
-      status === 200 &&
-      exchange.kind === 'response' &&
-      isDeepStrictEqual(exchange.response.body, plain.response.body);
-    if (same || (status >= 400 && status < 500 && status !== 404)) continue;
-    failures.push(
-      failureOf(
-        exchange,
-        `The key ${text} written as ${spelled} is neither that item nor refused as malformed (a 404 says no item ${text} exists)`,
-        `200 as for ${itemPath(item, key)}, or a 4xx`,
-      ),
+  const known = new Set(keys);
+  const texts = keys.filter((key) => typeof key === 'string');
+  const uuid = item.keySchema.format === 'uuid';
+  const cased = uuid
+    ? texts.find((key) => key !== key.toUpperCase())
+    : texts.find((key) => !known.has(inOtherCase(key)));
+  if (cased !== undefined) {
+    const other = uuid ? cased.toUpperCase() : inOtherCase(cased);
+    const refused = judgeValue(item.keySchema, other) === 'invalid';
+    const written = encoded(other);
+    spellings.push(
+      uuid
+        ? {
+            written,
+            of: cased,
+            allowed: ['same', 'none'],
+            message:
+              'A listed UUID key in upper case is refused: a UUID is read in either case (RFC 9562 §4)',
+            expected: 'the same item (200), or a 404',
+          }
+        : {
+            written,
+            allowed: refused ? ['none', 'refused'] : ['none'],
+            message: 'A listed key in another case is answered: keys are matched as written',
+            expected: refused ? "a 4xx (the key parameter's schema refuses it)" : '404',
+          },
     );
   }
-  return failures;
-}
-
-/**
- * Rule: a key is matched as written. A listed text key in another case names no item: a 4xx
- * where the key's schema refuses it (a pattern), else a 404. Breaks it: a lookup that folds
- * case, so that two URLs name one item. A UUID is read in either case (RFC 9562 §4): in the
- * other case it names the same item, or none (a 404), and is never refused.
- */
-async function otherCaseFailures(
-  context: CheckContext,
-  item: DeclaredItem,
-  keys: readonly Id[],
-  as: Credentials,
-): Promise<Failure[]> {
-  if (item.keySchema.format === 'uuid') return uuidCaseFailures(context, item, keys, as);
-  const known = new Set(keys);
-  const changed = keys
-    .filter((key) => typeof key === 'string')
-    .map((key) => (key === key.toUpperCase() ? key.toLowerCase() : key.toUpperCase()))
-    .find((key) => !known.has(key));
-  if (changed === undefined) return [];
-  const refused = judgeValue(item.keySchema, changed) === 'invalid';
-  const exchange = await context.client.request({ path: itemPath(item, changed), as });
-  const status = statusOf(exchange) ?? 0;
-  if (refused ? status >= 400 && status < 500 : status === 404) return [];
-  return [
-    failureOf(
-      exchange,
-      'A listed key in another case is answered: keys are matched as written',
-      refused ? "a 4xx (the key parameter's schema refuses it)" : '404',
-    ),
-  ];
-}
-
-async function uuidCaseFailures(
-  context: CheckContext,
-  item: DeclaredItem,
-  keys: readonly Id[],
-  as: Credentials,
-): Promise<Failure[]> {
-  const key = keys.find((one) => typeof one === 'string' && one !== one.toUpperCase());
-  if (key === undefined) return [];
-  const plain = await context.client.request({ path: itemPath(item, key), as });
-  const upper = await context.client.request({
-    path: itemPath(item, String(key).toUpperCase()),
-    as,
-  });
-  if (plain.kind === 'no-response' || plain.response.status !== 200) return [];
-  const status = statusOf(upper);
-  const same =
-    status === 200 &&
-    upper.kind === 'response' &&
-    isDeepStrictEqual(upper.response.body, plain.response.body);
-  if (same || status === 404) return [];
-  return [
-    failureOf(
-      upper,
-      'A listed UUID key in upper case is refused: a UUID is read in either case (RFC 9562 §4)',
-      `the same item (200), or a 404`,
-    ),
-  ];
-}
-
-/**
- * Rule (RFC 3986 §2.1, §6.2.2.2): a key written with its octets percent-encoded names the same
- * item: `inv%5Fxm2eo9` is `inv_xm2eo9`. Breaks it: a key matched before it is decoded.
- */
-async function encodedKeyFailures(
-  context: CheckContext,
-  item: DeclaredItem,
-  keys: readonly Id[],
-  as: Credentials,
-): Promise<Failure[]> {
-  const [key] = keys;
-  if (key === undefined) return [];
-  const text = String(key);
-  const spelled = /[^A-Za-z0-9]/.test(text)
-    ? text.replace(/[^A-Za-z0-9]/gu, everyOctet)
-    : `${everyOctet(text.slice(0, 1))}${text.slice(1)}`;
-  const plain = await context.client.request({ path: itemPath(item, key), as });
-  const encoded = await context.client.request({
-    path: item.path.replace(`{${item.parameter}}`, spelled),
-    as,
-  });
-  if (plain.kind === 'no-response' || plain.response.status !== 200) return [];
-  if (
-    encoded.kind === 'response' &&
-    encoded.response.status === 200 &&
-    isDeepStrictEqual(encoded.response.body, plain.response.body)
-  ) {
-    return [];
+  const [first] = keys;
+  if (first !== undefined) {
+    const plain = String(first);
+    spellings.push({
+      written: /[^A-Za-z0-9]/.test(plain)
+        ? plain.replace(/[^A-Za-z0-9]/gu, everyOctet)
+        : `${everyOctet(plain.slice(0, 1))}${plain.slice(1)}`,
+      of: first,
+      allowed: ['same'],
+      message:
+        'A key with its octets percent-encoded does not name the same item (RFC 3986 §6.2.2.2)',
+      expected: `200, as for the key ${plain}`,
+    });
   }
-  return [
-    failureOf(
-      encoded,
-      'A key with its octets percent-encoded does not name the same item (RFC 3986 §6.2.2.2)',
-      `200, as for ${itemPath(item, key)}`,
-    ),
-  ];
+  return spellings;
+}
+
+const encoded = (key: Id) => encodeURIComponent(String(key));
+
+const inOtherCase = (key: string) =>
+  key === key.toUpperCase() ? key.toLowerCase() : key.toUpperCase();
+
+/** Each key spelling answered otherwise than a correct service may (keySpellings). */
+async function keyFailures(
+  context: CheckContext,
+  item: DeclaredItem,
+  keys: readonly Id[],
+  as: Credentials,
+): Promise<Failure[]> {
+  const failures: Failure[] = [];
+  for (const spelling of keySpellings(item, keys)) {
+    const ask = (written: string) =>
+      context.client.request({ path: item.path.replace(`{${item.parameter}}`, written), as });
+    const exchange = await ask(spelling.written);
+    const status = statusOf(exchange) ?? 0;
+    let outcome: KeyOutcome | undefined =
+      status === 404 ? 'none' : status >= 400 && status < 500 ? 'refused' : undefined;
+    if (spelling.of !== undefined) {
+      const plain = await ask(encoded(spelling.of));
+      // A listed key not answered is compareItem's to report.
+      if (plain.kind !== 'response' || plain.response.status !== 200) continue;
+      const body = exchange.kind === 'response' ? exchange.response.body : undefined;
+      if (status === 200 && isDeepStrictEqual(body, plain.response.body)) outcome = 'same';
+    }
+    if (outcome === undefined || !spelling.allowed.includes(outcome)) {
+      failures.push(failureOf(exchange, spelling.message, spelling.expected));
+    }
+  }
+  return failures;
 }
 
 async function compareItem(
@@ -576,49 +423,6 @@ async function compareItem(
     }
   }
   return failures;
-}
-
-// ---- tokens -----------------------------------------------------------------------------------
-
-/**
- * A list that needs a token answers none, and a wrong one, with a 401 and a Bearer challenge:
- * never with data, whatever level it might guess.
- */
-function tokenCheck(list: DeclaredList): Check {
-  const { path } = list.collection;
-  return {
-    id: `http.${list.collection.name}.missing-token`,
-    title: `${path}: no credential, or a wrong one, is a 401 challenging with the spec's scheme`,
-    level: 'interface',
-    source: 'the spec: security; RFC 6750 §3; RFC 9110 §11.6.1',
-    needs: [],
-    async run(context) {
-      const failures: Failure[] = [];
-      for (const as of ['none', 'wrong'] as const) {
-        const exchange = await context.client.request({
-          path: withQuery(list.collection.path, sized(list.collection, 1)),
-          as,
-        });
-        if (
-          exchange.kind === 'no-response' ||
-          exchange.response.status !== 401 ||
-          challengeFinding(exchange) !== undefined
-        ) {
-          const scheme = exchange.challenge;
-          failures.push(
-            failureOf(
-              exchange,
-              `${as === 'none' ? 'No credential' : 'A wrong credential'} is not refused`,
-              scheme === undefined
-                ? '401'
-                : `401 with WWW-Authenticate: ${scheme.charAt(0).toUpperCase()}${scheme.slice(1)} …`,
-            ),
-          );
-        }
-      }
-      return found(failures);
-    },
-  };
 }
 
 // ---- health -----------------------------------------------------------------------------------
@@ -696,7 +500,6 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
   return [
     ...declared.health.map((health) => healthCheck(health, declared, interfaceServed)),
     ...declared.lists.flatMap((list) => {
-      const label = list.record.label;
       return [
         // A declared default order is judged by sort.PATH.default, not as id order.
         ...(byInterfacePages(list)
@@ -706,12 +509,8 @@ export function declaredChecks(declared: Declared, interfaceServed: boolean): Ch
           : []),
         ...pagingChecksOf(list),
         ...sortChecksOf(list),
-        ...(list.collection.labelFilter === undefined ? [] : nameChecksOf(list.collection)),
-        ...list.filters
-          .filter((filter) => filter.match === 'contains' && filter.field !== label)
-          .map((filter) => containsCase(list, filter)),
+        ...caseChecksOf(list),
         viewsCheck(list),
-        ...(list.open ? [] : [tokenCheck(list)]),
       ].map((check) => guarded(check, list));
     }),
     ...declared.items.flatMap((item) => {

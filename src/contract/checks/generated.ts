@@ -27,6 +27,7 @@ import { guarded, sourceOf } from './declared-guard.ts';
 import { answerRuleFindings, headDiffers } from './http-rules.ts';
 import { keeps } from '../oracle/filters.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
+import { isText } from '../oracle/sort-order.ts';
 import { probeValues } from './probe-values.ts';
 import { everyOctet, pickFrom, textEdges, textMaterial, textValue } from './text-values.ts';
 
@@ -75,18 +76,26 @@ function inOtherCase(text: string): string {
 }
 
 /**
- * The orders a declared sort is asked for: each its schema lists, or each field up and down,
- * and two fields at once where the schema takes them.
+ * The orders a declared sort is asked for: each its schema lists; or each field up and down, and
+ * two at once, a field with few values and then one with many descending (so that the second
+ * key decides ties), where the schema takes them.
  */
-function sortValues(list: DeclaredList): string[] {
-  const { sort } = list;
+function sortValues(model: ListModel): string[] {
+  const { sort } = model.list;
   if (sort === undefined) return [];
   if (Array.isArray(sort.schema.enum)) return sort.schema.enum.map(String);
-  const single = sort.fields.flatMap((field) => [field, `-${field}`]);
-  const [first, second] = sort.fields;
-  return second === undefined || first === undefined
-    ? single
-    : [...single, `${first},-${second}`, `-${second},${first}`];
+  const distinct = (field: string) =>
+    new Set(model.learned.items.map((item) => JSON.stringify(model.valueOf(item, field)))).size;
+  const ranked = sort.fields
+    // Keys the interface orders: text has no order it fixes.
+    .filter((field) => !isText(model.list.record.schemas.get(field)))
+    .filter((field) => model.shows(field) && distinct(field) > 1)
+    .sort((a, b) => distinct(a) - distinct(b));
+  const [few, many] = [ranked[0], ranked.at(-1)];
+  const pair = few === undefined || many === undefined || few === many ? [] : [`${few},-${many}`];
+  return [...sort.fields.flatMap((field) => [field, `-${field}`]), ...pair].filter(
+    (order) => judgeValue(sort.schema, order) !== 'invalid',
+  );
 }
 
 function spelled(text: string, spelling: Generated['spelling']): string {
@@ -121,7 +130,7 @@ function servedOf(model: ListModel, filter: DeclaredFilter): string[] {
 }
 
 /** The answer's paging parameters at a few items a page, on the page after the first. */
-function laterPage(list: DeclaredList, kept: number): [string, string][] {
+export function laterPage(list: DeclaredList, kept: number): [string, string][] {
   const { paging } = list.collection;
   const position = positionOf(list);
   if (paging.kind === 'whole' || paging.size === undefined || position === undefined) return [];
@@ -273,9 +282,15 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
         }
       }
     }
-    // Each bound of the size and the position, and the values around them; and leading zeros.
+    // Pages past 2^31 and 2^53 − 1: past the end of any list, where a page number read into
+    // a machine integer wraps (to page 1, which has a next page) or overflows.
+    const places = ['', String(position.from - 1), String(position.from), '-1', 'x'];
+    const far = ['2147483648', '4294967297', '9007199254740991'];
+    edges.push(...[...places, ...far].map((place) => at([[position.name, place]])));
+  }
+  // Each bound of the size and the values around it; leading zeros; a fraction, a sign, text.
+  if (sizeName !== undefined) {
     const { max } = list.collection.limits;
-    // And values no reader should take: a fraction, a sign, text.
     const sizes = [
       '',
       '0',
@@ -287,11 +302,7 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
       String(max),
       ...(list.sizeMaximum === undefined ? [] : [String(max + 1)]),
     ];
-    const places = ['', String(position.from - 1), String(position.from), '-1', 'x'];
-    edges.push(
-      ...sizes.map((size) => at([[sizeName, size]])),
-      ...places.map((place) => at([[position.name, place]])),
-    );
+    edges.push(...sizes.map((size) => at([[sizeName, size]])));
   }
   // Each level with each filter at a value that narrows the list: a view that leaks only under
   // a filter shows there. Then the first again without a known token, on the same connections.
@@ -323,10 +334,13 @@ function edgeRequests(model: ListModel, readers: readonly Credentials[]): Genera
       );
     }
   }
+  // Each order by each level, and on a later page at a few items a page: a sort applied page
+  // by page, or dropped by the links, shows only there.
   const { sort } = list;
   if (sort !== undefined) {
-    for (const as of readers) {
-      for (const order of sortValues(list)) edges.push(at([[sort.parameter, order]], as));
+    for (const order of sortValues(model)) {
+      for (const as of readers) edges.push(at([[sort.parameter, order]], as));
+      edges.push(at([[sort.parameter, order], ...laterPage(list, model.learned.items.length)]));
     }
   }
   return edges;
@@ -404,7 +418,7 @@ function arbitraryRequest(
     const most = Math.min(collection.limits.max, learned.items.length + 2);
     parts.push([paging.size, fc.integer({ min: 1, max: most }).map(String)]);
   }
-  const orders = sortValues(list);
+  const orders = sortValues(model);
   if (list.sort !== undefined && orders.length > 0)
     parts.push([list.sort.parameter, pickFrom(orders)]);
   const position = positionOf(list);
@@ -577,22 +591,41 @@ function generatedCheck(
               : `; not judged: ${unjudged.map((filter) => filter.parameter).join(', ')} (no level with a token sees ${[...new Set(unjudged.map((filter) => filter.field))].join(', ')}, so what they keep cannot be told)`),
         );
       }
-      const failure: Failure = {
-        message: `A generated request failed (seed ${String(details.seed)}, shrunk ${String(details.numShrinks)} times; replay with --seed ${String(details.seed)})`,
-        request: describeRequest({
-          method: counterexample.method,
-          url: context.client.prepare({ path: pathOf(list, counterexample), as: counterexample.as })
-            .url,
-          as: counterexample.as,
-        }),
-        actual:
-          details.errorInstance instanceof Error
-            ? details.errorInstance.message
-            : String(details.errorInstance),
-      };
-      return found([failure]);
+      return found([
+        {
+          message: `A generated request failed (seed ${String(details.seed)}, shrunk ${String(details.numShrinks)} times; replay with --seed ${String(details.seed)})`,
+          request: described(context, list, counterexample),
+          actual:
+            details.errorInstance instanceof Error
+              ? details.errorInstance.message
+              : String(details.errorInstance),
+        },
+      ]);
     },
   };
+}
+
+function described(context: CheckContext, list: DeclaredList, request: Generated): string {
+  const { method, as } = request;
+  const { url } = context.client.prepare({ path: pathOf(list, request), as });
+  return describeRequest({ method, url, as });
+}
+
+/** The requests a model answers otherwise than the target, each with why: for a few requests. */
+export async function judgedRequests(
+  context: CheckContext,
+  model: ListModel,
+  requests: readonly ListRequest[],
+): Promise<Failure[]> {
+  const failures: Failure[] = [];
+  for (const request of requests) {
+    const generated = { ...request, spelling: 'standard' } as const;
+    const differs = await judge(context, model, generated);
+    if (differs !== undefined) {
+      failures.push({ message: differs, request: described(context, model.list, generated) });
+    }
+  }
+  return failures;
 }
 
 /** A generated check's id: the list's, and `.filters` for the stand-in's own filters. */

@@ -1,6 +1,5 @@
 /** @module Bad parameters: refused with a 4xx, never a 2xx or a 5xx; the stand-in's exact 400s. */
 import type { Check, CheckContext, Failure } from '../check.ts';
-import { found } from '../check.ts';
 import { failureOf, statusOf } from '../describe-exchange.ts';
 import type { Decided, StandInSettings } from '../stand-in.ts';
 import type { Exchange } from '../target-client.ts';
@@ -39,7 +38,10 @@ const REFUSED_BY_STAND_IN: readonly string[] = [
   'status=',
 ];
 
-/** A typo, a filter the list does not have, and a declared name in another case. */
+/**
+ * A typo, a filter the list does not have, and a declared name in another case. At the
+ * interface level each is ignored or refused: conformance.interface fails a 5xx to any request.
+ */
 const UNKNOWN = [
   '/v1/stock?stauts=available',
   '/v1/products?status=available',
@@ -49,32 +51,6 @@ const UNKNOWN = [
 async function ask(context: CheckContext, paths: readonly string[]): Promise<Exchange[]> {
   return Promise.all(paths.map((path) => context.client.request({ path, as: context.primary })));
 }
-
-function isClientError(exchange: Exchange): boolean {
-  const status = statusOf(exchange) ?? 0;
-  return status >= 400 && status < 500;
-}
-
-/**
- * Rule: an unknown query parameter is ignored or refused, never a 5xx. Breaks it: a handler that
- * reads every parameter as a filter and crashes on one it does not know.
- */
-const unknownParameters: Check = {
-  id: 'negative.unknown-parameters',
-  title: 'An unknown query parameter is ignored or refused (4xx), never a 5xx',
-  level: 'interface',
-  source: 'RFC 9110 §15.5, §15.6',
-  needs: [],
-  async run(context) {
-    return found(
-      (await ask(context, UNKNOWN))
-        .filter((exchange) => statusOf(exchange) !== 200 && !isClientError(exchange))
-        .map((exchange) =>
-          failureOf(exchange, 'An unknown parameter broke the request', '200 or 4xx'),
-        ),
-    );
-  },
-};
 
 /** The parameter names a 400's `errors` member names. */
 function namedParameters(exchange: Exchange): string[] {
@@ -244,8 +220,4 @@ const unknownAsStandIn: Check = {
   },
 };
 
-export const negativeChecks: readonly Check[] = [
-  unknownParameters,
-  invalidAsStandIn,
-  unknownAsStandIn,
-];
+export const negativeChecks: readonly Check[] = [invalidAsStandIn, unknownAsStandIn];

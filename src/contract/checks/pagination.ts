@@ -52,35 +52,6 @@ function threePageLimit(total: number, collection: Collection): number {
   return Math.min(collection.limits.max, Math.max(1, Math.ceil(total / 3)));
 }
 
-/** The walks whose links are judged: unfiltered, and filtered so that it still has pages. */
-function linkWalks(context: CheckContext, collection: Collection): Query[] {
-  const items = learnedItems(context, collection);
-  const walks: Query[] = [{ limit: threePageLimit(items.length, collection) }];
-  if (collection === STOCK) {
-    const counts = new Map<string, number>();
-    for (const item of items)
-      counts.set(String(item['status']), (counts.get(String(item['status'])) ?? 0) + 1);
-    const [status, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
-    if (status !== undefined && count !== undefined && count >= 2) {
-      walks.push({ status, limit: threePageLimit(count, collection) });
-    }
-  }
-  // A name filter too: its links must keep it. The rarest common letter keeps the walk short.
-  const names = [...labelsOf(context, collection).values()].map((name) => name.toLowerCase());
-  const [letter, count] =
-    ['a', 'e', 'i', 'o', 'r', 's', 't', 'n']
-      .map(
-        (candidate) =>
-          [candidate, names.filter((name) => name.includes(candidate)).length] as const,
-      )
-      .filter(([, matches]) => matches >= 3)
-      .sort((a, b) => a[1] - b[1])[0] ?? [];
-  if (letter !== undefined && count !== undefined && collection.labelFilter !== undefined) {
-    walks.push({ [collection.labelFilter]: letter, limit: threePageLimit(count, collection) });
-  }
-  return walks;
-}
-
 /** The orders a walk may show, each as the words a report uses. */
 const ORDERS = {
   id: 'id, ascending',
@@ -157,13 +128,13 @@ function pageNumberOf(link: string | null, page: ListPage): number | undefined {
 }
 
 /**
- * Rule (PRODUCT.md): links are absolute, keep every filter and the limit, and name their page.
- * Breaks it: relative links, a limit left out, a page appended to the request's own query.
+ * Rule (PRODUCT.md): links are absolute, and name the limit and their page. Breaks it: relative
+ * links, a limit left out, a page appended to the request's own query.
  */
 function linksAsStandIn(collection: Collection): Check {
   return {
     id: `pagination.${collection.name}.links-absolute`,
-    title: `${collection.path}: links are absolute, keep the filters and limit, and name their page`,
+    title: `${collection.path}: links are absolute, and name the limit and their page`,
     level: 'stand-in',
     source: 'PRODUCT.md: links',
     needs: [],
@@ -198,17 +169,17 @@ function linksAsStandIn(collection: Collection): Check {
           }
         }
       };
-      for (const query of linkWalks(context, collection)) {
-        const walked = await context.walk(
-          withQuery(collection.path, query),
-          readerOf(context, collection),
-          { envelope: collection.envelope },
-        );
-        const pages = Math.max(1, Math.ceil(walked.items.length / Number(query['limit'])));
-        walked.pages.forEach((page, index) => {
-          judge(page, index, pages, query, []);
-        });
-      }
+      // That links keep the filters, and name the right pages, is the model's (generated.PATH).
+      const query = { limit: threePageLimit(learnedItems(context, collection).length, collection) };
+      const walked = await context.walk(
+        withQuery(collection.path, query),
+        readerOf(context, collection),
+        { envelope: collection.envelope },
+      );
+      const pages = Math.max(1, Math.ceil(walked.items.length / query.limit));
+      walked.pages.forEach((page, index) => {
+        judge(page, index, pages, query, []);
+      });
       // The default limit, asked for by leaving it out: PRODUCT.md's links keep the request's
       // limit, so they may write the default or leave it out too. The first page tells.
       const first = readPage(

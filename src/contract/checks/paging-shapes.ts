@@ -263,43 +263,6 @@ function walksBackCheck(
 }
 
 /**
- * Rule (interface): a page size above the schema's `maximum` is refused (4xx) or answered with
- * at most the maximum; never more. What breaks it: a bound the spec declares and the service
- * does not keep, so that one request asks for the whole collection.
- */
-function sizeBoundCheck(list: DeclaredList, maximum: number): Check {
-  const { collection } = list;
-  return {
-    id: `paging.${collection.name}.size-bound`,
-    title: `${collection.name}: a page size above ${String(maximum)} is refused, or holds at most ${String(maximum)} items`,
-    level: 'interface',
-    source: `the spec: ${collection.name}, the page size's maximum`,
-    needs: [],
-    async run(context): Promise<Findings> {
-      const whole = learnedItems(context, collection);
-      if (whole.length <= maximum) {
-        return { failures: [], skipped: `the list holds no more than ${String(maximum)} items` };
-      }
-      const exchange = await context.client.request({
-        path: withQuery(collection.path, sized(collection, maximum + 1)),
-        as: readerOf(context, collection),
-      });
-      const status = statusOf(exchange) ?? 0;
-      if (status >= 400 && status < 500) return found([]);
-      const page = readPage(exchange, collection.envelope);
-      if (!isFailure(page) && page.data.length <= maximum) return found([]);
-      return found([
-        failureOf(
-          exchange,
-          `A page size of ${String(maximum + 1)} is neither refused nor bounded`,
-          `a 4xx, or at most ${String(maximum)} items`,
-        ),
-      ]);
-    },
-  };
-}
-
-/**
  * Rule (stand-in, docs/declare-a-resource.md: paging): a page size above the maximum is a 400;
  * a service may bound it instead.
  */
@@ -406,9 +369,7 @@ export function pagingChecksOf(list: DeclaredList): Check[] {
   const maximum = list.sizeMaximum;
   return [
     walksCheck(list),
-    ...(maximum === undefined || paging.kind === 'whole'
-      ? []
-      : [sizeBoundCheck(list, maximum), sizeRefusedCheck(list, maximum)]),
+    ...(maximum === undefined || paging.kind === 'whole' ? [] : [sizeRefusedCheck(list, maximum)]),
     // A cursor that is a key names a place for any key: only opaque ones are refused.
     ...(paging.kind === 'cursor' && paging.keyMember === undefined
       ? [foreignCursorCheck(list, paging.cursor)]

@@ -23,6 +23,7 @@ import {
 } from '../walk.ts';
 import { keeps, mayKeep } from './filters.ts';
 import { judgeValue, type Validity } from './parameter-rules.ts';
+import { sortedPlaces, type OrderReading } from './sort-order.ts';
 
 /** One request of a list: its query pairs in the order sent, its method, who asks. */
 export interface ListRequest {
@@ -61,7 +62,7 @@ export interface ExpectedPage {
 export interface AgreedPage {
   /**
    * The items as the asking level sees them, in order (the last page's past the end); undefined
-   * where a sort was asked for, whose order the model leaves to the sort's own checks.
+   * where correct services may sort them differently (oracle/sort-order.ts).
    */
   readonly items: readonly Item[] | undefined;
   /** Past the end: empty with this page's number, or the last page again, or a 4xx. */
@@ -89,13 +90,21 @@ export interface ListModel {
   readonly learned: LearnedList;
   /** The filters whose field the most-seeing level is shown: only these can be computed. */
   readonly filters: readonly DeclaredFilter[];
-  /** A filtered field's value in one of the most-seeing level's items. */
+  /** Whose order a sort gives: the interface leaves text's open, the stand-in's is fixed. */
+  readonly reading: OrderReading;
+  /** Whether the most-seeing level is shown a field. */
+  shows(field: string): boolean;
+  /** A field's value in one of the most-seeing level's items. */
   valueOf(item: Item, field: string): unknown;
   /** Each level's items by key, made once for every request the model answers. */
   seenBy(level: string): ReadonlyMap<Id, Item>;
 }
 
-export function listModel(list: DeclaredList, learned: LearnedList): ListModel {
+export function listModel(
+  list: DeclaredList,
+  learned: LearnedList,
+  reading: OrderReading = 'interface',
+): ListModel {
   const view =
     learned.holder === undefined ? undefined : viewFor(list.views, readerName(learned.holder));
   const memberFor = (field: string) => (view === undefined ? field : memberOf(view, field));
@@ -104,6 +113,8 @@ export function listModel(list: DeclaredList, learned: LearnedList): ListModel {
     list,
     learned,
     filters: list.filters.filter((filter) => memberFor(filter.field) !== undefined),
+    reading,
+    shows: (field) => memberFor(field) !== undefined,
     valueOf: (item, field) => item[memberFor(field) ?? field],
     seenBy(level) {
       let seen = byKey.get(level);
@@ -269,7 +280,16 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
       agreed: undefined,
     };
   }
-  const sorted = sort !== undefined && values.has(sort.parameter);
+  const order = sort === undefined ? undefined : values.get(sort.parameter);
+  const ordered =
+    order === undefined
+      ? strict
+      : sortedPlaces(
+          { ...model, items: learned.items, keyOf: (item) => idOf(collection, item) },
+          strict,
+          order,
+          model.reading,
+        );
   return {
     kind: 'page',
     mayRefuse,
@@ -282,12 +302,17 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
           ...agreedPage(
             list,
             request.pairs.map(([name, raw]) => [name, String(clampedSize(list, name, raw) ?? raw)]),
-            strict,
-            sorted ? undefined : level,
+            ordered ?? strict,
+            ordered === undefined ? undefined : level,
           ),
           pages: undefined,
         }
-      : agreedPage(list, request.pairs, strict, sorted ? undefined : level),
+      : agreedPage(
+          list,
+          request.pairs,
+          ordered ?? strict,
+          ordered === undefined ? undefined : level,
+        ),
   };
 }
 
