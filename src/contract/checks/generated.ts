@@ -67,7 +67,8 @@ function arbitraryFilterValue(
  */
 function otherCases(filter: DeclaredFilter, served: readonly string[]): string[] {
   if (Array.isArray(filter.schema.enum)) return [];
-  return served.map(inOtherCase).filter((text) => !served.includes(text));
+  const known = new Set(served);
+  return served.map(inOtherCase).filter((text) => !known.has(text));
 }
 
 /** A served text in the other case: upper, or lower where it is all upper already. */

@@ -260,7 +260,6 @@ export function edgeNeedles(names: readonly string[], ids: readonly Id[]): strin
  * several pages, its links must carry the space so that the service reads it back.
  */
 function spacedNeedle(texts: readonly string[]): string[] {
-  const count = (needle: string) => texts.filter((text) => text.includes(needle)).length;
   const candidates = new Set<string>();
   for (const text of texts) {
     const [first, second] = text.split(' ');
@@ -268,9 +267,17 @@ function spacedNeedle(texts: readonly string[]): string[] {
       candidates.add(` ${second}`);
       candidates.add(`${first} ${second}`);
     }
+    // Each is counted over every text: a few hundred tell enough, whatever the list's size.
+    if (candidates.size >= SPACED_CANDIDATES) break;
   }
-  const [needle] = [...candidates]
-    .filter((candidate) => count(candidate) >= 3 && count(candidate) <= 30)
-    .sort((a, b) => count(b) - count(a));
-  return needle === undefined ? [] : [needle];
+  const counted = [...candidates].map((candidate) => ({
+    candidate,
+    count: texts.filter((text) => text.includes(candidate)).length,
+  }));
+  const [best] = counted
+    .filter(({ count }) => count >= 3 && count <= 30)
+    .sort((a, b) => b.count - a.count);
+  return best === undefined ? [] : [best.candidate];
 }
+
+const SPACED_CANDIDATES = 200;

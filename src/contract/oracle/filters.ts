@@ -32,12 +32,18 @@ export function mayKeep(filter: DeclaredFilter, value: unknown, text: string): b
     return value.toLowerCase() === text.toLowerCase();
   }
   if (filter.match === 'contains') {
-    // An empty needle read as no filter keeps items without the field too.
-    if (text === '') return true;
-    return typeof value === 'string' && foldLoosely(value).includes(foldLoosely(text));
+    return holdsLoosely(typeof value === 'string' ? foldLoosely(value) : undefined, text);
   }
   if (filter.match === 'max') return withinBound('max', value, text, 'loose');
   return keeps(filter, value, text);
+}
+
+/**
+ * Whether a served text, folded loosely (or none), holds a `contains` needle by the loosest
+ * reading. An empty needle read as no filter keeps items without the field too.
+ */
+export function holdsLoosely(folded: string | undefined, text: string): boolean {
+  return text === '' || (folded !== undefined && folded.includes(foldLoosely(text)));
 }
 
 /**
