@@ -26,7 +26,7 @@ import { everyOctet } from './text-values.ts';
 import { guarded, sourceOf } from './declared-guard.ts';
 import { readerName, readersOf, type LearnedList } from '../learn.ts';
 import { judgeValue } from '../oracle/parameter-rules.ts';
-import type { Credentials } from '../target-client.ts';
+import type { Credentials, Exchange } from '../target-client.ts';
 import { memberAt, idOf, sample, sized, withQuery, type Item, type Id } from '../walk.ts';
 import { caseChecksOf } from './filters.ts';
 import { paginationChecksOf } from './pagination.ts';
@@ -339,15 +339,23 @@ async function keyFailures(
   as: Credentials,
 ): Promise<Failure[]> {
   const failures: Failure[] = [];
+  const ask = (written: string) =>
+    context.client.request({ path: item.path.replace(`{${item.parameter}}`, written), as });
+  // Each listed key is asked as written once, whatever number of its spellings compare with it.
+  const plains = new Map<Id, Promise<Exchange>>();
   for (const spelling of keySpellings(item, keys)) {
-    const ask = (written: string) =>
-      context.client.request({ path: item.path.replace(`{${item.parameter}}`, written), as });
     const exchange = await ask(spelling.written);
     const status = statusOf(exchange) ?? 0;
     let outcome: KeyOutcome | undefined =
       status === 404 ? 'none' : status >= 400 && status < 500 ? 'refused' : undefined;
     if (spelling.of !== undefined) {
-      const plain = await ask(encoded(spelling.of));
+      const { of } = spelling;
+      let asked = plains.get(of);
+      if (asked === undefined) {
+        asked = ask(encoded(of));
+        plains.set(of, asked);
+      }
+      const plain = await asked;
       // A listed key not answered is compareItem's to report.
       if (plain.kind !== 'response' || plain.response.status !== 200) continue;
       const body = exchange.kind === 'response' ? exchange.response.body : undefined;

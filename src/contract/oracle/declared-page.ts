@@ -278,8 +278,9 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
       ? holdsLoosely(model.foldedAt(filter, place), text)
       : mayKeep(filter, valueAt(filter, place), text),
   );
-  const loosely = new Uint8Array(learned.items.length);
-  for (const place of loose) loosely[place] = 1;
+  // Without filters every listed id may be held: no flags to fill for a million items.
+  const loosely = asked.length === 0 ? undefined : new Uint8Array(learned.items.length);
+  if (loosely !== undefined) for (const place of loose) loosely[place] = 1;
   const idsAt = (places: readonly number[]) =>
     new Set(
       places.flatMap((place) => {
@@ -287,7 +288,10 @@ export function expectedAnswer(model: ListModel, request: ListRequest): ListAnsw
         return id === undefined ? [] : [id];
       }),
     );
-  const mayHold = (id: Id) => loosely[model.placeOf(id) ?? -1] === 1;
+  const mayHold = (id: Id) => {
+    const place = model.placeOf(id);
+    return place !== undefined && (loosely === undefined || loosely[place] === 1);
+  };
   const sameOrder = level.length === learned.items.length;
   const clamped = request.pairs.some(([name, raw]) => clampedSize(list, name, raw) !== undefined);
   const mayRefuse = emptyNeedle || clamped || request.pairs.some(([, raw]) => zeroed(raw));
