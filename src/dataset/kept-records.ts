@@ -1,5 +1,6 @@
 /**
- * @module Records a view wrote, kept as UTF-8 bytes to be read back instead of written again.
+ * @module Records a view wrote, kept as UTF-8 bytes from the first time they are shown, to be
+ * read back instead of written again.
  *
  * Why: a record is written from its columns, one random read per field, and the reads miss the
  * CPU's caches. Profiled at 100 000 invoices of nine fields, pages of 20 sorted records spent
@@ -7,15 +8,20 @@
  * contiguous bytes: 125 µs of CPU a request became 75–95.
  *
  * Why bytes and not strings: a million kept strings are a million objects for every full
- * collection to mark; a few buffers are none. A record is kept the second time it is written
- * (a lookup of one id, asked once, does not fill the store), and each collection's store is
- * bounded: past the bound, records are written from their columns as before.
+ * collection to mark; a few buffers are none. Each view's store is bounded per collection: a
+ * million products at the widest view of the shipped spec (the product list's, about 130 bytes a
+ * record) fit. Past the bound, records are written from their columns as before.
+ *
+ * Why a kept record is read back as a string and not copied as bytes into the answer: Node's
+ * HTTP/1.1 writes a string body in one write with its head, and a Buffer body as a second chunk
+ * (writev); and joining bytes in JavaScript cost more than a rope of the kept strings (1.2
+ * against 0.84 µs a page of 10 records, measured; see bench/README.md, issue 52).
  */
 import type { Collection } from './collection.ts';
 import type { RecordWriter } from './view-writer.ts';
 
 /** The bytes kept of one view's records, per collection. */
-export const KEPT_RECORD_BYTES = 32 * 1024 * 1024;
+export const KEPT_RECORD_BYTES = 128 * 1024 * 1024;
 /**
  * Records are kept in buffers of up to this size, each twice the one before from the first's;
  * a longer record is written each time.
@@ -30,7 +36,7 @@ interface Store {
   readonly chunks: Buffer[];
   /** Where each position's record is: chunk << OFFSET_BITS | offset. */
   readonly places: Int32Array;
-  /** Each position's byte length; 0 if never written, SEEN_ONCE if written once. */
+  /** Each position's byte length; 0 if not kept. */
   readonly lengths: Int32Array;
   /** Bytes used of the last chunk. */
   used: number;
@@ -38,15 +44,13 @@ interface Store {
   kept: number;
 }
 
-const SEEN_ONCE = -1;
-
 /** Options for the tests, which reach the bound with small records. */
 export interface KeptRecordsLimits {
   readonly maxBytes: number;
   readonly chunkBytes: number;
 }
 
-/** The writer, with the records it wrote twice kept and read back. */
+/** The writer, with the records it wrote kept and read back. */
 export function keepWrittenRecords(
   write: RecordWriter,
   limits: KeptRecordsLimits = { maxBytes: KEPT_RECORD_BYTES, chunkBytes: CHUNK_BYTES },
@@ -75,11 +79,7 @@ export function keepWrittenRecords(
       return chunk.toString('utf8', start, start + length);
     }
     const json = write(collection, position);
-    if (length === 0) {
-      store.lengths[position] = SEEN_ONCE;
-    } else {
-      keep(store, position, json, limits);
-    }
+    keep(store, position, json, limits);
     return json;
   };
 }
