@@ -6,8 +6,8 @@
  * Settings: AB_SIZE (products, 100000), AB_LOG (warn), AB_LEVEL (quantity), AB_ROUNDS (4),
  * AB_SECONDS (3), AB_WORKLOADS (`status filter;first page;single product`, separated by `;`).
  * With AB_PERF=A or B, it records that server with `perf record -g` instead of measuring, one
- * file a workload in the scratch folder, for `perf script` (start node with --perf-basic-prof
- * through NODE_OPTIONS to name the JIT-compiled functions).
+ * file a workload in the scratch folder, for `perf script`; AB_NODE_FLAGS are given to both
+ * servers' node (`--perf-basic-prof` names the JIT-compiled functions in the samples).
  *
  * A round measures A then B, and the next B then A, so that neither is always first; the bare
  * server answers the body A gave for the workload's first path.
@@ -32,6 +32,7 @@ const level = setting('AB_LEVEL', 'quantity');
 const rounds = Number(setting('AB_ROUNDS', '4'));
 const seconds = Number(setting('AB_SECONDS', '3'));
 const perf = process.env['AB_PERF'];
+const nodeFlags = (process.env['AB_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 const here = fileURLToPath(new URL('./', import.meta.url));
 const scratch = await mkdtemp(join(tmpdir(), 'stockmock-ab-'));
 const token = `ab-${level}-token-0123456789`;
@@ -72,7 +73,11 @@ async function started(argsFor: (port: string) => readonly string[]): Promise<Se
 }
 
 const serverOf = (root: string) =>
-  started((port) => [join(root, 'bin/stockmock.js'), 'serve', '--config', config, '--port', port]);
+  started((port) => [
+    ...nodeFlags,
+    join(root, 'bin/stockmock.js'),
+    ...['serve', '--config', config, '--port', port],
+  ]);
 const a = await serverOf(rootA);
 const b = await serverOf(rootB);
 
