@@ -27,7 +27,12 @@ export const KEPT_RECORD_BYTES = 128 * 1024 * 1024;
  * a longer record is written each time.
  */
 const CHUNK_BYTES = 1024 * 1024;
+/**
+ * The first chunk: 16 KiB, or 128 bytes a record for a small collection (a session's written
+ * records are a collection of a few, made anew at each write).
+ */
 const FIRST_CHUNK_BYTES = 16 * 1024;
+const FIRST_CHUNK_BYTES_PER_RECORD = 128;
 /** A record's place is its chunk and its offset in one integer: offsets take the low bits. */
 const OFFSET_BITS = 20;
 
@@ -92,9 +97,10 @@ function keep(store: Store, position: number, json: string, limits: KeptRecordsL
   if (bytes === 0 || bytes > limits.chunkBytes || store.kept + bytes > limits.maxBytes) return;
   let chunk = store.chunks.at(-1);
   if (chunk === undefined || store.used + bytes > chunk.length) {
+    const first = Math.min(FIRST_CHUNK_BYTES, FIRST_CHUNK_BYTES_PER_RECORD * store.places.length);
     const size = Math.min(
       limits.chunkBytes,
-      Math.max(bytes, 2 * (chunk?.length ?? FIRST_CHUNK_BYTES / 2)),
+      Math.max(bytes, chunk === undefined ? first : 2 * chunk.length),
     );
     chunk = Buffer.allocUnsafe(size);
     store.chunks.push(chunk);

@@ -72,6 +72,19 @@ describe('kept records', () => {
     expect(new Set(calls)).toEqual(new Set([1]));
   });
 
+  it('reads back each record of a small collection, longer than 128 bytes a record', () => {
+    const texts = [`{"n":"${'é'.repeat(300)}"}`, '{"n":1}', `{"n":"${'x'.repeat(200)}"}`];
+    const { write, calls } = countingWriter(texts);
+    const kept = keepWrittenRecords(write);
+    const collection = collectionOf(texts.length);
+    for (let round = 0; round < 3; round++) {
+      texts.forEach((text, position) => {
+        expect(kept(collection, position)).toBe(text);
+      });
+    }
+    expect(calls).toEqual([1, 1, 1]);
+  });
+
   it('writes records past its bound, and records longer than a chunk, every time', () => {
     const texts = ['{"n":"aaaaaaaaaa"}', '{"n":"bbbbbbbbbb"}', `{"n":"${'c'.repeat(100)}"}`];
     const { write, calls } = countingWriter(texts);
