@@ -54,6 +54,9 @@ interface Server {
   readonly child: ChildProcess;
 }
 
+/** A million products load in seconds; a server that has not answered in two minutes will not. */
+const START_DEADLINE_MS = 120_000;
+
 /** A server started with the arguments made for its port, once it answers /healthz. */
 async function started(argsFor: (port: string) => readonly string[]): Promise<Server> {
   const port = await freePort();
@@ -61,8 +64,11 @@ async function started(argsFor: (port: string) => readonly string[]): Promise<Se
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, STOCKMOCK_LOAD_CACHE: 'false' },
   });
+  // However this run ends, no server outlives it.
+  process.on('exit', () => child.kill());
   const url = `http://127.0.0.1:${String(port)}`;
-  for (;;) {
+  const deadline = Date.now() + START_DEADLINE_MS;
+  while (Date.now() < deadline && child.exitCode === null) {
     const up = await fetch(`${url}/healthz`).then(
       (response) => response.ok,
       () => false,
@@ -70,6 +76,8 @@ async function started(argsFor: (port: string) => readonly string[]): Promise<Se
     if (up) return { url, child };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  child.kill();
+  throw new Error(`${argsFor(String(port)).join(' ')} did not answer /healthz`);
 }
 
 const serverOf = (root: string) =>
