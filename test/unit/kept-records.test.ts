@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Collection } from '../../src/dataset/collection.ts';
-import { keepWrittenRecords } from '../../src/dataset/kept-records.ts';
+import { keepWrittenRecords, type KeptRecordsLimits } from '../../src/dataset/kept-records.ts';
 import type { RecordWriter } from '../../src/dataset/view-writer.ts';
 
 /** The store reads only a collection's size and identity. */
@@ -20,6 +20,26 @@ function countingWriter(texts: readonly string[]): { write: RecordWriter; calls:
   };
 }
 
+/**
+ * Reads every text back through a store over a writer of them, in `rounds` rounds, each as it
+ * was written; returns how often each was written.
+ */
+function readEachBack(
+  texts: readonly string[],
+  rounds: number,
+  limits?: KeptRecordsLimits,
+): number[] {
+  const { write, calls } = countingWriter(texts);
+  const kept = keepWrittenRecords(write, limits);
+  const collection = collectionOf(texts.length);
+  for (let round = 0; round < rounds; round++) {
+    texts.forEach((text, position) => {
+      expect(kept(collection, position)).toBe(text);
+    });
+  }
+  return calls;
+}
+
 const TEXTS = [
   '{"id":1,"name":"plain"}',
   '{"id":2,"name":"Bäckerei Müller, Jörð"}',
@@ -30,14 +50,7 @@ const TEXTS = [
 
 describe('kept records', () => {
   it('writes each record once and reads back its text from then on', () => {
-    const { write, calls } = countingWriter(TEXTS);
-    const kept = keepWrittenRecords(write);
-    const collection = collectionOf(TEXTS.length);
-    for (let round = 0; round < 4; round++) {
-      TEXTS.forEach((text, position) => {
-        expect(kept(collection, position)).toBe(text);
-      });
-    }
+    const calls = readEachBack(TEXTS, 4);
     // Written once, then read; text a lone surrogate would not survive as UTF-8 is written
     // every time.
     expect(calls).toEqual([1, 1, 1, 4, 4]);
@@ -61,41 +74,20 @@ describe('kept records', () => {
       { length: 3000 },
       (_, n) => `{"id":${String(n)},"name":"${'é'.repeat(n % 37)}x${'z'.repeat(n % 11)}"}`,
     );
-    const { write, calls } = countingWriter(texts);
-    const kept = keepWrittenRecords(write, { maxBytes: 1 << 20, chunkBytes: 4096 });
-    const collection = collectionOf(texts.length);
-    for (let round = 0; round < 3; round++) {
-      texts.forEach((text, position) => {
-        expect(kept(collection, position)).toBe(text);
-      });
-    }
+    const calls = readEachBack(texts, 3, { maxBytes: 1 << 20, chunkBytes: 4096 });
     expect(new Set(calls)).toEqual(new Set([1]));
   });
 
   it('reads back each record of a small collection, longer than 128 bytes a record', () => {
     const texts = [`{"n":"${'é'.repeat(300)}"}`, '{"n":1}', `{"n":"${'x'.repeat(200)}"}`];
-    const { write, calls } = countingWriter(texts);
-    const kept = keepWrittenRecords(write);
-    const collection = collectionOf(texts.length);
-    for (let round = 0; round < 3; round++) {
-      texts.forEach((text, position) => {
-        expect(kept(collection, position)).toBe(text);
-      });
-    }
+    const calls = readEachBack(texts, 3);
     expect(calls).toEqual([1, 1, 1]);
   });
 
   it('writes records past its bound, and records longer than a chunk, every time', () => {
     const texts = ['{"n":"aaaaaaaaaa"}', '{"n":"bbbbbbbbbb"}', `{"n":"${'c'.repeat(100)}"}`];
-    const { write, calls } = countingWriter(texts);
     // Room for one record of 18 bytes, in chunks of 64.
-    const kept = keepWrittenRecords(write, { maxBytes: 30, chunkBytes: 64 });
-    const collection = collectionOf(texts.length);
-    for (let round = 0; round < 4; round++) {
-      texts.forEach((text, position) => {
-        expect(kept(collection, position)).toBe(text);
-      });
-    }
+    const calls = readEachBack(texts, 4, { maxBytes: 30, chunkBytes: 64 });
     expect(calls).toEqual([1, 4, 4]);
   });
 });
