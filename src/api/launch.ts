@@ -8,6 +8,7 @@ import { buildApp, DEFAULT_JOURNAL_SIZE } from './build-app.ts';
 import { beginStart, type StartBegun } from './begin-start.ts';
 import { answersOf, createServing, credentialsLine, type Served } from './serving.ts';
 import { startServer, type RunningServer } from '../http/start-server.ts';
+import { holdTickObjectShape } from '../util/held-tick-shape.ts';
 import { createReloader, type Reloader } from '../scenarios/reloader.ts';
 import type { FileMark } from '../source/read-source-text.ts';
 import { DEFAULT_SCENARIO, storeToFill, type ScenarioStore } from '../scenarios/scenario-store.ts';
@@ -43,6 +44,8 @@ export async function launch(options: {
   /** Called once the port is open, before that is logged (startServer). */
   readonly onListening?: (launched: Launched) => void;
 }): Promise<Launched> {
+  // The command did so first thing; a test suite's process (startStockmock) does it here.
+  holdTickObjectShape();
   const { request, log, onListening } = options;
   const begun = options.begun ?? (await beginStart(options.config, request, options.configMarks));
   const { declared, lastRead, readingMs } = begun;
