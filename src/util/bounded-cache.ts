@@ -37,12 +37,15 @@ export class BoundedCache<Value extends { readonly length: number }> {
 
   /**
    * The value, now counted as used. An entry is moved to the recent end only once it has aged
-   * into the older half: a hot kept answer read without a delete and a set each time.
+   * into the older half: a hot kept answer read without a delete and a set each time. One
+   * already at the recent end stays (in a cache of one entry, each delete would reallocate the
+   * table).
    */
   get(key: string): Value | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    if (this.#uses - entry.used >= this.#entries.size >> 1) {
+    const age = this.#uses - entry.used;
+    if (age > 0 && age >= this.#entries.size >> 1) {
       this.#entries.delete(key);
       entry.used = ++this.#uses;
       this.#entries.set(key, entry);
