@@ -211,6 +211,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: requestLog,
     // One line per request instead of Fastify's two (request-log.ts).
     logController: new OneLinePerRequest(log.isLevelEnabled('info'), secretQuery),
+    // A request's own logger carries its id, which ties its lines to its request line. Above
+    // `info` there is no request line, and errors name the id themselves (problem-handler.ts):
+    // no child logger is made for each request.
+    ...(log.isLevelEnabled('info') ? {} : { childLoggerFactory: (parent) => parent }),
     genReqId: nextRequestId,
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.
     // A trailing slash names the same resource as without it (`/v1/stock/` is the collection,
