@@ -212,8 +212,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One line per request instead of Fastify's two (request-log.ts).
     logController: new OneLinePerRequest(log.isLevelEnabled('info'), secretQuery),
     // A request's own logger carries its id, which ties its lines to its request line. Above
-    // `info` there is no request line, and errors name the id themselves (problem-handler.ts):
-    // no child logger is made for each request.
+    // `info` there is no request line, and a failure's line names the id itself
+    // (problem-handler.ts, request-log.ts): no child logger is made for each request.
     ...(log.isLevelEnabled('info') ? {} : { childLoggerFactory: (parent) => parent }),
     genReqId: nextRequestId,
     // Ids longer than the default 100 characters must reach the parameter check (400), not 404.

@@ -35,7 +35,16 @@ export class OneLinePerRequest extends LogController {
     reply: FastifyReply,
   ): void {
     if (error !== null && error !== undefined) {
-      super.requestCompleted(error, request, reply);
+      if (this.writes) {
+        super.requestCompleted(error, request, reply);
+        return;
+      }
+      // Above info a request has no logger of its own to carry its id (build-app.ts).
+      const responseTime = reply.elapsedTime;
+      reply.log.error(
+        { reqId: request.id, res: reply, err: error, responseTime },
+        'request errored',
+      );
       return;
     }
     if (!this.writes) return;

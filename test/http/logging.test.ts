@@ -108,6 +108,25 @@ describe('request logging', () => {
     expect(lines[0]?.['reqId']).toEqual(expect.any(String));
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });
+  it('at warn and at info, an answer that fails on its way out is logged with its request id', async () => {
+    for (const level of ['warn', 'info'] as const) {
+      const { lines, stream } = lineCollector();
+      const { app } = await buildTestApp({ log: createAppLogger({ level, stream }) });
+      app.get('/cut', (_request, reply) => {
+        reply.raw.emit('error', new Error('connection cut'));
+        reply.raw.end();
+      });
+      // The injected request fails with the answer's error, as a client's would.
+      await expect(app.inject({ url: '/cut', headers: bearer(TOKEN) })).rejects.toThrow(
+        'connection cut',
+      );
+      await app.close();
+      const errored = lines.filter((line) => line['msg'] === 'request errored');
+      expect(errored, level).toHaveLength(1);
+      expect(errored[0], level).toMatchObject({ err: { message: 'connection cut' } });
+      expect(errored[0]?.['reqId'], level).toMatch(/^req-/);
+    }
+  });
 });
 
 describe('where tokens come from', () => {
